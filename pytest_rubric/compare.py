@@ -1,0 +1,71 @@
+"""Strict JSON equality, and the differences between two answers.
+
+Python's ``==`` says ``True == 1`` and ``1 == 1.0``; JSON says ``true`` is not
+``1`` but ``2`` is ``2.0``. Here booleans equal only booleans, numbers compare by
+value, strings exactly, lists in order, and mappings by their key sets (key
+order does not matter).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """Whether two JSON-compatible values are equal as JSON values."""
+    left_type, right_type = type(left), type(right)
+    if left_type is bool or right_type is bool:
+        return left_type is right_type and left is right
+    if left_type in _NUMBERS:
+        return right_type in _NUMBERS and left == right
+    if left_type is str or left is None:
+        return left_type is right_type and left == right
+    if isinstance(left, dict):
+        if not isinstance(right, dict) or left.keys() != right.keys():
+            return False
+        return all(json_equal(value, right[key]) for key, value in left.items())
+    if isinstance(left, (list, tuple)):
+        if not isinstance(right, (list, tuple)) or len(left) != len(right):
+            return False
+        return all(json_equal(a, b) for a, b in zip(left, right))
+    if isinstance(left, str):  # a str subclass
+        return isinstance(right, str) and left == right
+    return False
+
+
+_NUMBERS = (int, float)
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Where ``actual`` differs from ``expected``: ``(key path, expected, actual)``.
+
+    Mappings are compared key by key (nested mappings give dotted paths such as
+    ``matrix.aOnly``); anything else that differs is one entry. A key present on
+    one side only is reported with :data:`MISSING` on the other.
+    """
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found: list[tuple[str, Any, Any]] = []
+        for key, value in expected.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in actual:
+                found.append((where, value, MISSING))
+            else:
+                found.extend(differences(value, actual[key], where))
+        for key, value in actual.items():
+            if key not in expected:
+                found.append((f"{path}.{key}" if path else str(key), MISSING, value))
+        return found
+    if json_equal(expected, actual):
+        return []
+    return [(path or "(answer)", expected, actual)]
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+#: Marks a key that one side of a comparison does not have.
+MISSING: Any = _Missing()

@@ -1,0 +1,78 @@
+"""Small helpers shared by the built-in evaluators (no pytest, no yaml)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+#: A JSON-compatible value, as evaluators take and answer them.
+JSON = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What an answer rests on, for people reading a mismatch.
+
+    ``facts`` are JSON-compatible values keyed by a short human label, in the
+    order they should be read; ``problem`` is one sentence saying what made an
+    input invalid, or ``None`` when the input was valid.
+    """
+
+    facts: dict[str, JSON] = field(default_factory=dict)
+    problem: str | None = None
+
+
+def is_bool(value: object) -> bool:
+    """True only for real booleans: ``bool`` is a subclass of ``int`` in Python,
+    so ``isinstance(1, bool)`` is false but ``1 == True``; test the type."""
+    return type(value) is bool
+
+
+def js_sorted(strings: Iterable[str]) -> list[str]:
+    """Sort as JavaScript's default ``Array.prototype.sort`` does: by UTF-16 code
+    units, which differs from Python's code-point order above U+FFFF."""
+    return sorted(strings, key=_utf16)
+
+
+def _utf16(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def describe(value: object) -> str:
+    """Render a value as JSON with its kind, e.g. ``"true" (a string)``."""
+    kind = kind_of(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return f"{text} ({kind})"
+
+
+def not_boolean(where: str, value: object) -> str:
+    """Say that ``value`` at ``where`` is not a boolean, with the fix for a classic slip."""
+    message = f"{where} is {describe(value)}, not a boolean"
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        message += f"; write {value.strip().lower()} without quotes"
+    elif isinstance(value, int) and not is_bool(value) and value in (0, 1):
+        message += f"; write {'true' if value else 'false'}, not {value}"
+    return message
+
+
+def kind_of(value: object) -> str:
+    if value is None:
+        return "null"
+    if is_bool(value):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__

@@ -1,0 +1,141 @@
+"""``reason``: a bounded Boolean rubric with structured reason codes.
+
+A record says whether an item passed and why, with reason codes from a closed
+set. The rubric requires a title and a source; the record is coherent when its
+pass/fail result and its reason set both equal what the field Booleans imply.
+Free prose is never interpreted: an undeclared code makes the record invalid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pytest_rubric.errors import RubricInputError
+from pytest_rubric.evaluators._common import (
+    JSON,
+    Evidence,
+    describe,
+    is_bool,
+    js_sorted,
+    not_boolean,
+)
+
+ALL_REQUIRED_MET = "all-required-met"
+INVALID = "invalid-reason-input"
+#: The rubric's required fields, in the order their codes are derived.
+REQUIRED_FIELDS: tuple[str, ...] = ("title", "source")
+DECLARED_CODES: tuple[str, ...] = ("missing-title", "missing-source", ALL_REQUIRED_MET)
+
+
+def evaluate_reason(record: Mapping[str, Any]) -> dict[str, JSON]:
+    """Check a recorded pass/fail and its reason codes against the field evidence.
+
+    ``record`` is ``{"fields": {"title": bool, "source": bool}, "pass": bool,
+    "reasons": [code, ...]}``. Returns ``{"status": "invalid-reason-input"}`` when a
+    field or ``pass`` is not a real boolean, a reason is not a declared code, a code
+    repeats, or the shape is broken; otherwise ``{"expectedPass": bool,
+    "expectedReasons": [codes, sorted], "coherent": bool}``.
+
+    Raises :class:`RubricInputError` only when ``record`` is not a mapping.
+    """
+    if _problem(record, REQUIRED_FIELDS) is not None:
+        return {"status": INVALID}
+    expected_pass, expected_reasons = _derive(record["fields"], REQUIRED_FIELDS)
+    return {
+        "expectedPass": expected_pass,
+        "expectedReasons": expected_reasons,
+        "coherent": _coherent(record, expected_pass, expected_reasons),
+    }
+
+
+def explain_reason(record: Mapping[str, Any]) -> Evidence:
+    """The evidence behind :func:`evaluate_reason`'s answer for ``record``."""
+    return explain_required(record, REQUIRED_FIELDS)
+
+
+def explain_required(record: Mapping[str, Any], required: Sequence[str]) -> Evidence:
+    problem = _problem(record, required)
+    if problem is not None:
+        return Evidence(problem=problem)
+    fields = record["fields"]
+    expected_pass, expected_reasons = _derive(fields, required)
+    recorded = js_sorted(record["reasons"])
+    return Evidence(
+        facts={
+            "fields": {name: fields[name] for name in required},
+            "missing codes": [code for code in expected_reasons if code != ALL_REQUIRED_MET],
+            "pass": {
+                "recorded": record["pass"],
+                "rubric": expected_pass,
+                "match": record["pass"] is expected_pass,
+            },
+            "reasons": {
+                "recorded": recorded,
+                "rubric": expected_reasons,
+                "match": recorded == expected_reasons,
+            },
+        }
+    )
+
+
+def _problem(record: Mapping[str, Any], required: Sequence[str]) -> str | None:
+    """Why ``record`` is invalid, or ``None``; checks run in the reference's order."""
+    if not isinstance(record, Mapping):
+        raise RubricInputError(
+            f"a reason record must be a mapping with 'fields', 'pass' and 'reasons', "
+            f"not {describe(record)}"
+        )
+    fields = record.get("fields")
+    if not isinstance(fields, Mapping):
+        return _missing_or_wrong("fields", record, "a mapping of field Booleans")
+    for name in required:
+        if name not in fields:
+            return f"fields.{name} is missing; each required field needs a boolean"
+        if not is_bool(fields[name]):
+            return not_boolean(f"fields.{name}", fields[name])
+    if "pass" not in record:
+        return "pass is missing; it must be a boolean"
+    if not is_bool(record["pass"]):
+        return not_boolean("pass", record["pass"])
+    reasons = record.get("reasons")
+    if not isinstance(reasons, list):
+        return _missing_or_wrong("reasons", record, "a list of reason codes")
+    allowed = declared_codes(required)
+    # Unknown codes are checked before repeats, as the reference does; this also
+    # means nothing unhashable ever reaches the set below.
+    for index, code in enumerate(reasons):
+        if not (isinstance(code, str) and code in allowed):
+            return (
+                f"reasons[{index}] is {describe(code)}, not a declared code "
+                f"({', '.join(allowed)})"
+            )
+    seen: dict[str, int] = {}
+    for index, code in enumerate(reasons):
+        if code in seen:
+            return f"reasons[{index}] repeats {code!r} (first at reasons[{seen[code]}])"
+        seen[code] = index
+    return None
+
+
+def _missing_or_wrong(key: str, record: Mapping[str, Any], wanted: str) -> str:
+    if key not in record:
+        return f"{key} is missing; it must be {wanted}"
+    return f"{key} is {describe(record[key])}, not {wanted}"
+
+
+def declared_codes(required: Sequence[str]) -> tuple[str, ...]:
+    """The closed code set of a required-field rubric."""
+    return (*(f"missing-{name}" for name in required), ALL_REQUIRED_MET)
+
+
+def _derive(fields: Mapping[str, Any], required: Sequence[str]) -> tuple[bool, list[str]]:
+    codes = [f"missing-{name}" for name in required if not fields[name]]
+    expected_pass = not codes
+    if expected_pass:
+        codes.append(ALL_REQUIRED_MET)
+    return expected_pass, js_sorted(codes)
+
+
+def _coherent(record: Mapping[str, Any], expected_pass: bool, expected: list[str]) -> bool:
+    return record["pass"] is expected_pass and js_sorted(record["reasons"]) == expected

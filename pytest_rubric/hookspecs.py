@@ -1,0 +1,32 @@
+"""Hooks through which plugins give pytest-rubric their evaluators.
+
+Implement them, marked with :data:`pytest_rubric.hookimpl`, in a ``conftest.py``,
+in a pytest plugin, or in a module registered under the ``pytest_rubric``
+entry-point group of an installed package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from pytest_rubric.registry import Evaluator
+
+PROJECT = "pytest_rubric"
+hookspec = pluggy.HookspecMarker(PROJECT)
+#: Marks a function as an implementation of a pytest-rubric hook.
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def rubric_evaluators() -> Sequence[Evaluator]:
+    """Return the evaluators this plugin provides.
+
+    Every implementation is called (this is not a ``firstresult`` hook) and the
+    evaluators of all of them are registered together; two evaluators with one
+    name are an error naming both sources. An implementation in a
+    ``conftest.py`` applies to the case files in and below its directory.
+    """

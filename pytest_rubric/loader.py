@@ -1,0 +1,275 @@
+"""Case files: strict YAML in, validated cases with their positions out.
+
+A problem with the file as a whole raises :class:`CaseFileError`; a problem
+confined to one case is kept on that case (``Case.problems``) so that only its
+item fails and the other cases still run. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_rubric.errors import CaseFileError
+from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
+from pytest_rubric.yamlstrict import decode as decode_text
+from pytest_rubric.yamlstrict import load as load_yaml
+
+SUFFIXES = (".rubric.yaml", ".rubric.yml")
+FILE_KEYS = ("evaluator", "description", "cases")
+CASE_KEYS = ("id", "note", "input", "expected")
+#: Characters that would break a pytest node ID or a terminal line.
+_FORBIDDEN_ID_PARTS = ("::", "[", "]", "\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85",
+                       "\u2028", "\u2029")
+
+
+def is_case_file(path: Path) -> bool:
+    return path.name.endswith(SUFFIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One case of a case file.
+
+    ``name`` is the case ID, or ``cases[N]`` when the case has no usable ID;
+    ``line`` is the 1-based line where the case starts. When ``problems`` is not
+    empty the case cannot be evaluated and its item fails with those messages.
+    """
+
+    name: str
+    index: int
+    line: int
+    col: int
+    input: Mapping[str, Any]
+    expected: Mapping[str, Any]
+    problems: tuple[CaseFileError, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFile:
+    path: str
+    evaluator: str
+    evaluator_at: Position
+    description: str | None
+    cases: tuple[Case, ...]
+
+
+def load_case_file(path: Path, display: str, parser: type[Any] = PARSER) -> CaseFile:
+    """Read and validate the case file at ``path``; ``display`` is how messages name it."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CaseFileError(display, 1, 1, f"cannot be read: {exc.strerror or exc}") from None
+    return parse_case_file(data, display, parser)
+
+
+def parse_case_file(data: bytes, display: str, parser: type[Any] = PARSER) -> CaseFile:
+    try:
+        document = load_yaml(decode_text(data), parser)
+    except StrictYAMLError as exc:
+        raise CaseFileError(display, exc.line, exc.col, exc.message) from None
+    return _Validator(display, document).case_file()
+
+
+class _Validator:
+    def __init__(self, path: str, document: Document) -> None:
+        self.path = path
+        self.document = document
+        self.spans: Spans = document.spans
+
+    def error(self, pos: Position, message: str) -> CaseFileError:
+        return CaseFileError(self.path, pos[0], pos[1], message)
+
+    def case_file(self) -> CaseFile:
+        document = self.document
+        top = document.value
+        if document.empty or (top is None and not document.problems):
+            raise self.error((1, 1), "the file is empty; a case file needs 'evaluator:' and 'cases:'")
+        cases_node = top.get("cases") if isinstance(top, dict) else None
+        case_problems, file_problems = self._split_problems(cases_node)
+        if file_problems:
+            first = file_problems[0]
+            raise self.error((first.line, first.col), first.message)
+        if not isinstance(top, dict):
+            raise self.error(
+                (1, 1),
+                "a case file must be a mapping with 'evaluator:' and 'cases:', "
+                f"not {_kind(top)}",
+            )
+        keys = self.spans.keys[id(top)]
+        for key, (key_at, _) in keys.items():
+            if key not in FILE_KEYS:
+                raise self.error(key_at, _unknown_key(key, FILE_KEYS, "a top-level key"))
+        evaluator = top.get("evaluator")
+        if "evaluator" not in top:
+            raise self.error(
+                self.spans.start[id(top)],
+                "'evaluator:' is missing; name the evaluator, e.g. 'evaluator: reason'",
+            )
+        evaluator_at = keys["evaluator"][1]
+        if not isinstance(evaluator, str) or not evaluator.strip():
+            raise self.error(
+                evaluator_at, f"'evaluator' must be an evaluator's name, not {_kind(evaluator)}"
+            )
+        description = top.get("description")
+        if description is not None and not isinstance(description, str):
+            raise self.error(
+                keys["description"][1], f"'description' must be text, not {_kind(description)}"
+            )
+        if "cases" not in top:
+            raise self.error(
+                self.spans.start[id(top)],
+                "'cases:' is missing; add 'cases:' with a list of cases (it may be empty: 'cases: []')",
+            )
+        if not isinstance(cases_node, list):
+            raise self.error(
+                keys["cases"][1], f"'cases' must be a list of cases, not {_kind(cases_node)}"
+            )
+        cases = self._cases(cases_node, case_problems)
+        return CaseFile(self.path, evaluator, evaluator_at, description, cases)
+
+    def _split_problems(self, cases_node: Any) -> tuple[dict[int, list[Problem]], list[Problem]]:
+        """Assign each YAML problem to the case it lies in; the rest spoil the file."""
+        by_case: dict[int, list[Problem]] = {}
+        rest: list[Problem] = []
+        if not self.document.problems:
+            return by_case, rest
+        items = self.spans.items.get(id(cases_node), []) if isinstance(cases_node, list) else []
+        for problem in self.document.problems:
+            index = _containing_case(cases_node, items, self.spans, (problem.line, problem.col))
+            if index is None:
+                rest.append(problem)
+            else:
+                by_case.setdefault(index, []).append(problem)
+        return by_case, rest
+
+    def _cases(self, cases: list[Any], yaml_problems: dict[int, list[Problem]]) -> tuple[Case, ...]:
+        positions = self.spans.items[id(cases)]
+        seen: dict[str, int] = {}
+        out = []
+        for index, raw in enumerate(cases):
+            at = positions[index]
+            problems = [self.error((p.line, p.col), p.message) for p in yaml_problems.get(index, ())]
+            if not isinstance(raw, dict):
+                problems.append(
+                    self.error(at, f"a case must be a mapping with id, input and expected, not {_kind(raw)}")
+                )
+                out.append(Case(f"cases[{index}]", index, at[0], at[1], {}, {}, tuple(problems)))
+                continue
+            name, id_problem = self._case_id(raw, index, at, seen)
+            if id_problem is not None:
+                problems.append(id_problem)
+            problems.extend(self._case_keys(raw, at))
+            case_input = raw.get("input")
+            expected = raw.get("expected")
+            out.append(
+                Case(
+                    name,
+                    index,
+                    at[0],
+                    at[1],
+                    case_input if isinstance(case_input, dict) else {},
+                    expected if isinstance(expected, dict) else {},
+                    tuple(problems),
+                )
+            )
+        return tuple(out)
+
+    def _case_id(
+        self, case: dict[str, Any], index: int, at: Position, seen: dict[str, int]
+    ) -> tuple[str, CaseFileError | None]:
+        fallback = f"cases[{index}]"
+        if "id" not in case:
+            return fallback, self.error(at, "the case has no 'id'; add 'id: <a unique name>'")
+        id_at = self.spans.keys[id(case)]["id"][1]
+        case_id = case["id"]
+        if not isinstance(case_id, str):
+            quoted = f"'{case_id}'" if isinstance(case_id, (int, float)) else "'<a unique name>'"
+            return fallback, self.error(
+                id_at, f"a case id must be text, not {_kind(case_id)}; write id: {quoted}"
+            )
+        if not case_id.strip():
+            return fallback, self.error(id_at, "a case id must not be blank; name the case")
+        if case_id != case_id.strip():
+            return fallback, self.error(
+                id_at,
+                f"case id {case_id!r} has leading or trailing whitespace; write {case_id.strip()!r}",
+            )
+        for part in _FORBIDDEN_ID_PARTS:
+            if part in case_id:
+                return fallback, self.error(
+                    id_at,
+                    f"case id {case_id!r} contains {part!r}, which would break its pytest node ID; "
+                    "use letters, digits, '-', '_' or '.'",
+                )
+        if case_id in seen:
+            return fallback, self.error(
+                id_at,
+                f"case id {case_id!r} is already used by the case at line {seen[case_id]}; "
+                "give each case a unique id",
+            )
+        seen[case_id] = at[0]
+        return case_id, None
+
+    def _case_keys(self, case: dict[str, Any], at: Position) -> list[CaseFileError]:
+        problems = []
+        keys = self.spans.keys[id(case)]
+        for key, (key_at, _) in keys.items():
+            if key not in CASE_KEYS:
+                problems.append(self.error(key_at, _unknown_key(key, CASE_KEYS, "a case key")))
+        note = case.get("note")
+        if note is not None and not isinstance(note, str):
+            problems.append(self.error(keys["note"][1], f"'note' must be text, not {_kind(note)}"))
+        for key, what in (("input", "the evaluator's input"), ("expected", "the exact expected answer")):
+            if key not in case:
+                problems.append(self.error(at, f"the case has no '{key}'; add '{key}:' with {what} as a mapping"))
+            elif not isinstance(case[key], dict):
+                problems.append(
+                    self.error(keys[key][1], f"'{key}' must be a mapping ({what}), not {_kind(case[key])}")
+                )
+        return problems
+
+
+def _containing_case(
+    cases: Any, items: Sequence[Position], spans: Spans, at: Position
+) -> int | None:
+    """The index of the case whose text contains ``at``, if any."""
+    if not isinstance(cases, list) or not items:
+        return None
+    end = spans.end.get(id(cases))
+    if end is None or at < items[0] or at >= end:
+        return None
+    # Cases are in document order: the last one starting at or before ``at``.
+    low, high = 0, len(items)
+    while low < high:
+        middle = (low + high) // 2
+        if items[middle] <= at:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1
+
+
+def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else f"use one of: {', '.join(known)}"
+    return f"'{key}' is not {what}; {hint}"
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "empty (null)"
+    if type(value) is bool:
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__

@@ -1,0 +1,138 @@
+"""The pytest layer: case files become collectors, cases become items."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_rubric.compare import json_equal
+from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
+from pytest_rubric.errors import CaseFileError, RubricInputError
+from pytest_rubric.loader import Case, is_case_file, load_case_file
+from pytest_rubric.registry import Evaluator
+from pytest_rubric.report import (
+    RubricCaseError,
+    RubricMismatch,
+    Verdict,
+    format_case_error,
+    format_mismatch,
+)
+
+_discovery_key = pytest.StashKey["EvaluatorDiscovery"]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    discovery = EvaluatorDiscovery()
+    config.stash[_discovery_key] = discovery
+    config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
+
+
+class _PluginFeed:
+    """Offers every plugin pytest registers (conftests too) to the evaluator hooks."""
+
+    def __init__(self, discovery: EvaluatorDiscovery) -> None:
+        self.discovery = discovery
+
+    def pytest_plugin_registered(self, plugin: object) -> None:
+        self.discovery.offer(plugin)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile | None:
+    if is_case_file(file_path):
+        return RubricFile.from_parent(parent, path=file_path)
+    return None
+
+
+class RubricFile(pytest.File):
+    """A ``*.rubric.yaml`` file: one item per case."""
+
+    def collect(self) -> Iterator[RubricItem]:
+        display = _display_path(self.config, self.path)
+        case_file = load_case_file(self.path, display)
+        registry = self.config.stash[_discovery_key].registry_for(self.path)
+        evaluator = registry.get(case_file.evaluator)
+        if evaluator is None:
+            line, col = case_file.evaluator_at
+            nearest = registry.suggest(case_file.evaluator)
+            hint = f"did you mean '{nearest}'? " if nearest else ""
+            raise CaseFileError(
+                display,
+                line,
+                col,
+                f"unknown evaluator {case_file.evaluator!r}; {hint}"
+                f"registered: {', '.join(registry.names())}",
+            )
+        for case in case_file.cases:
+            yield RubricItem.from_parent(
+                self, name=case.name, case=case, evaluator=evaluator, display=display
+            )
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException]
+    ) -> str | Any:
+        if isinstance(excinfo.value, (CaseFileError, RegistrationError)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class RubricItem(pytest.Item):
+    """One case: evaluate its input and compare the answer with ``expected``."""
+
+    def __init__(
+        self, *, case: Case, evaluator: Evaluator, display: str, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.evaluator = evaluator
+        self.display = display
+
+    def runtest(self) -> None:
+        case = self.case
+        if case.problems:
+            raise RubricCaseError(
+                case.name, self.display, case.line, [str(problem) for problem in case.problems]
+            )
+        try:
+            actual = self.evaluator.evaluate(case.input)
+        except RubricInputError as exc:
+            raise RubricCaseError(
+                case.name, self.display, case.line, [f"the input is not usable: {exc}"]
+            ) from None
+        if not json_equal(case.expected, actual):
+            explain = self.evaluator.explain
+            raise RubricMismatch(
+                Verdict(
+                    case_id=case.name,
+                    path=self.display,
+                    line=case.line,
+                    evaluator=self.evaluator.name,
+                    expected=case.expected,
+                    actual=actual,
+                    evidence=None if explain is None else explain(case.input),
+                )
+            )
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, RubricMismatch):
+            return format_mismatch(excinfo.value.verdict)
+        if isinstance(excinfo.value, RubricCaseError):
+            return format_case_error(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.case.line - 1, f"[rubric] {self.case.name}"
+
+
+def _display_path(config: pytest.Config, path: Path) -> str:
+    """The path as the user typed it relative to where pytest was invoked."""
+    try:
+        return os.path.relpath(path, config.invocation_params.dir)
+    except ValueError:  # another drive on Windows
+        return str(path)
+

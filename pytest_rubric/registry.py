@@ -1,0 +1,65 @@
+"""Evaluators as typed objects, and the table that maps names to them."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_rubric.evaluators import JSON, Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluator:
+    """One rubric evaluator, as plugins hand it to pytest-rubric.
+
+    ``evaluate`` is a pure function from a case's ``input`` mapping to a
+    JSON-compatible answer; ``explain``, when given, returns the
+    :class:`Evidence` shown beside a mismatch. ``codes`` are the answer codes the
+    evaluator can give (shown in docs and hints).
+    """
+
+    name: str
+    description: str
+    evaluate: Callable[[Mapping[str, Any]], JSON]
+    codes: tuple[str, ...] = ()
+    explain: Callable[[Mapping[str, Any]], Evidence] | None = None
+
+
+class Registry:
+    """Evaluators by name, each remembered with where it came from."""
+
+    def __init__(self, entries: Iterable[tuple[Evaluator, str]] = ()) -> None:
+        self._by_name: dict[str, tuple[Evaluator, str]] = {}
+        for evaluator, source in entries:
+            self.add(evaluator, source)
+
+    def add(self, evaluator: Evaluator, source: str) -> None:
+        if not isinstance(evaluator, Evaluator):
+            raise TypeError(
+                f"{source} returned {evaluator!r} from rubric_evaluators; "
+                f"return pytest_rubric.Evaluator objects"
+            )
+        known = self._by_name.get(evaluator.name)
+        if known is not None and known[0] is not evaluator:
+            raise ValueError(
+                f"two evaluators are named {evaluator.name!r}: one from {known[1]} and "
+                f"one from {source}; rename one of them"
+            )
+        self._by_name[evaluator.name] = (evaluator, source)
+
+    def get(self, name: str) -> Evaluator | None:
+        entry = self._by_name.get(name)
+        return None if entry is None else entry[0]
+
+    def names(self) -> list[str]:
+        return sorted(self._by_name)
+
+    def source(self, name: str) -> str:
+        return self._by_name[name][1]
+
+    def suggest(self, name: str) -> str | None:
+        """The registered name nearest to a misspelt ``name``, if any is close."""
+        close = difflib.get_close_matches(name, self.names(), n=1)
+        return close[0] if close else None

@@ -1,0 +1,315 @@
+"""Strict YAML: one document of plain JSON-like data, with the position of every part.
+
+PyYAML's loaders follow YAML 1.1 (``yes`` is ``True``), keep the last of two
+duplicate keys, expand aliases and build Python objects from tags. Case files must
+mean exactly what they say, so this module reads PyYAML's *event stream* (the
+libyaml parser where available) and builds values itself:
+
+- YAML 1.2 core-schema scalars: only ``true``/``false`` (any of three casings)
+  are booleans, ``null``/``~``/empty is null, and everything that is not a
+  YAML 1.2 number stays a string (``yes``, ``on``, ``2024-01-02``, ``1:30``);
+- any explicit tag, anchor, alias or merge key is a problem, never followed;
+- a duplicate key is a problem naming both lines; keys must be strings;
+- nesting is bounded, and building is iterative, so depth never recurses.
+
+Problems that do not stop the parse are collected with their positions, so the
+caller can decide which part of the document each one spoils. PyYAML's global
+state (resolvers, constructors) is never touched.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml import events
+
+#: Nesting deeper than this is refused (case files need about eight levels).
+MAX_DEPTH = 100
+
+PARSER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""The parser whose events are read: libyaml's when PyYAML was built with it."""
+
+Position = tuple[int, int]
+"""A 1-based ``(line, column)``."""
+
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_NUMBER_START = frozenset("0123456789+-.")
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_OCT = re.compile(r"0o[0-7]+\Z")
+_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_NON_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+_SKIP = object()  # stands in for a value that was refused
+
+
+@dataclass(slots=True)
+class Spans:
+    """Where the parts of a loaded document are, keyed by ``id()`` of each container.
+
+    ``start``/``end``: where a mapping or list begins and ends. ``keys``: for a
+    mapping, each key's position and its value's position. ``items``: for a
+    list, each item's position. The document must be kept alive while these
+    are used, since they are keyed by object identity.
+    """
+
+    start: dict[int, Position] = field(default_factory=dict)
+    end: dict[int, Position] = field(default_factory=dict)
+    keys: dict[int, dict[str, tuple[Position, Position]]] = field(default_factory=dict)
+    items: dict[int, list[Position]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in the document that was refused, with where and how to fix it."""
+
+    line: int
+    col: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    value: Any
+    spans: Spans
+    problems: tuple[Problem, ...]
+    empty: bool
+
+
+class StrictYAMLError(Exception):
+    """The text cannot be read as one YAML document at all."""
+
+    def __init__(self, line: int, col: int, message: str) -> None:
+        super().__init__(f"{line}:{col}: {message}")
+        self.line = line
+        self.col = col
+        self.message = message
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text (a leading BOM is dropped), or :class:`StrictYAMLError` where it is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        prefix = data[: exc.start]
+        line = prefix.count(b"\n") + 1
+        col = len(prefix[prefix.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise StrictYAMLError(
+            line,
+            col,
+            f"byte 0x{data[exc.start]:02x} is not UTF-8; save the file as UTF-8",
+        ) from None
+
+
+def load(text: str, parser: type[Any] = PARSER) -> Document:
+    """Build the single document in ``text`` strictly.
+
+    Raises :class:`StrictYAMLError` for what spoils the whole text (bad syntax,
+    more than one document); collects everything else as :class:`Problem`.
+    """
+    builder = _Builder()
+    loader = parser(text)
+    try:
+        builder.run(loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        what = exc.problem or exc.context or "cannot be parsed"
+        raise StrictYAMLError(
+            line, col, f"invalid YAML: {what}; check the indentation and quoting here"
+        ) from None
+    except yaml.YAMLError as exc:  # ReaderError and friends: no mark, a position maybe
+        raise StrictYAMLError(1, 1, f"invalid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+    return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
+
+
+class _Frame:
+    __slots__ = ("container", "is_map", "key", "key_pos", "start", "keys", "items")
+
+    def __init__(self, container: Any, is_map: bool, start: Position) -> None:
+        self.container = container
+        self.is_map = is_map
+        self.key: Any = None  # pending key of a mapping, None when a key is awaited
+        self.key_pos: Position = start
+        self.start = start
+        self.keys: dict[str, tuple[Position, Position]] = {}
+        self.items: list[Position] = []
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.spans = Spans()
+        self.problems: list[Problem] = []
+        self.empty = True
+        self._stack: list[_Frame] = []
+        self._skip_depth = 0  # > 0 while inside a refused (too deep) container
+
+    def problem(self, pos: Position, message: str) -> None:
+        self.problems.append(Problem(pos[0], pos[1], message))
+
+    def run(self, loader: Any) -> None:
+        get_event = loader.get_event
+        scalar, alias = events.ScalarEvent, events.AliasEvent
+        map_start, seq_start = events.MappingStartEvent, events.SequenceStartEvent
+        map_end, seq_end = events.MappingEndEvent, events.SequenceEndEvent
+        doc_start, stream_end = events.DocumentStartEvent, events.StreamEndEvent
+        documents = 0
+        while True:
+            event = get_event()
+            kind = type(event)
+            mark = event.start_mark
+            pos = (mark.line + 1, mark.column + 1)
+            if self._skip_depth:
+                if kind is map_start or kind is seq_start:
+                    self._skip_depth += 1
+                elif kind is map_end or kind is seq_end:
+                    self._skip_depth -= 1
+                    if not self._skip_depth:
+                        self._add(_SKIP, pos)
+                continue
+            if kind is scalar:
+                self._refuse_decorations(event, pos)
+                if event.implicit[0] and event.tag is None:
+                    self._add_plain(event.value, pos)
+                else:
+                    self._add(event.value, pos)
+            elif kind is map_start or kind is seq_start:
+                self._refuse_decorations(event, pos)
+                if len(self._stack) >= MAX_DEPTH:
+                    self.problem(
+                        pos,
+                        f"nesting deeper than {MAX_DEPTH} levels is refused; "
+                        f"flatten this value",
+                    )
+                    self._skip_depth = 1
+                    continue
+                container: Any = {} if kind is map_start else []
+                self._stack.append(_Frame(container, kind is map_start, pos))
+            elif kind is map_end or kind is seq_end:
+                frame = self._stack.pop()
+                spans = self.spans
+                key = id(frame.container)
+                spans.start[key] = frame.start
+                end = event.end_mark
+                spans.end[key] = (end.line + 1, end.column + 1)
+                if frame.is_map:
+                    spans.keys[key] = frame.keys
+                else:
+                    spans.items[key] = frame.items
+                self._add(frame.container, frame.start)
+            elif kind is alias:
+                self.problem(
+                    pos,
+                    f"alias *{event.anchor} is refused: case files do not share values; "
+                    f"write the value out in full",
+                )
+                self._add(_SKIP, pos)
+            elif kind is doc_start:
+                documents += 1
+                if documents > 1:
+                    raise StrictYAMLError(
+                        pos[0],
+                        pos[1],
+                        "a second YAML document starts here; a case file holds exactly "
+                        "one document: remove this '---' or move these cases to another file",
+                    )
+                self.empty = False
+            elif kind is stream_end:
+                return
+
+    def _refuse_decorations(self, event: Any, pos: Position) -> None:
+        if event.anchor is not None:
+            self.problem(
+                pos,
+                f"anchor &{event.anchor} is refused: case files do not share values; "
+                f"remove '&{event.anchor}' and write each value out in full",
+            )
+        if event.tag is not None:
+            self.problem(
+                pos,
+                f"tag {event.tag} is refused: case files hold plain data only; "
+                f"remove the tag and write the value as plain YAML",
+            )
+
+    def _add_plain(self, text: str, pos: Position) -> None:
+        value: Any = text
+        if text in _NULLS:
+            value = None
+        elif text in _BOOLS:
+            value = _BOOLS[text]
+        elif text[0] in _NUMBER_START:
+            value = self._number(text, pos)
+        elif text == "<<" and self._stack and self._stack[-1].is_map and self._stack[-1].key is None:
+            self.problem(
+                pos,
+                "merge key '<<' is refused: case files do not share values; "
+                "write the merged keys out in full",
+            )
+            value = _SKIP
+        self._add(value, pos)
+
+    def _number(self, text: str, pos: Position) -> Any:
+        if _INT.match(text):
+            return int(text)
+        if _OCT.match(text):
+            return int(text[2:], 8)
+        if _HEX.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text):
+            number = float(text)
+            if math.isfinite(number):
+                return number
+        elif not _NON_FINITE.match(text):
+            return text
+        self.problem(
+            pos,
+            f"{text} is not a finite number, and JSON has no such value; "
+            f"quote it ('{text}') if you mean the text",
+        )
+        return _SKIP
+
+    def _add(self, value: Any, pos: Position) -> None:
+        if not self._stack:
+            self.value = None if value is _SKIP else value
+            return
+        frame = self._stack[-1]
+        if not frame.is_map:
+            frame.container.append(None if value is _SKIP else value)
+            frame.items.append(pos)
+            return
+        if frame.key is None:  # this value is a key
+            if type(value) is not str:
+                if value is not _SKIP:
+                    self.problem(pos, _key_problem(value))
+                value = _SKIP
+            frame.key = value
+            frame.key_pos = pos
+            return
+        key = frame.key
+        frame.key = None
+        if key is _SKIP:
+            return
+        seen = frame.keys.get(key)
+        if seen is not None:
+            self.problem(
+                frame.key_pos,
+                f"duplicate key {key!r}: first given at line {seen[0][0]}, again at line "
+                f"{frame.key_pos[0]}; keep one of them",
+            )
+            return
+        frame.container[key] = None if value is _SKIP else value
+        frame.keys[key] = (frame.key_pos, pos)
+
+
+def _key_problem(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return "a mapping key must be a string, not a mapping or list; use a plain text key"
+    text = "null" if value is None else str(value).lower() if type(value) is bool else str(value)
+    return f"mapping key {text} is not a string; quote it ('{text}') to use it as a key"
