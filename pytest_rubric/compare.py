@@ -27,7 +27,7 @@ def json_equal(left: Any, right: Any) -> bool:
     if isinstance(left, (list, tuple)):
         if not isinstance(right, (list, tuple)) or len(left) != len(right):
             return False
-        return all(json_equal(a, b) for a, b in zip(left, right))
+        return all(json_equal(a, b) for a, b in zip(left, right, strict=True))
     if isinstance(left, str):  # a str subclass
         return isinstance(right, str) and left == right
     return False

@@ -9,13 +9,14 @@ are modules under the ``pytest_rubric`` entry-point group.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
 from pytest_rubric import builtin, hookspecs
-from pytest_rubric.registry import Registry
+from pytest_rubric.registry import Evaluator, Registry
 
 ENTRY_POINT_GROUP = "pytest_rubric"
 BUILTIN_NAME = "rubric-builtin"
@@ -63,7 +64,8 @@ class EvaluatorDiscovery:
             registry = Registry()
             for impl in impls:
                 source = self.source(impl.plugin)
-                for evaluator in impl.function():
+                provided = cast("Sequence[Evaluator] | None", impl.function()) or ()
+                for evaluator in provided:
                     try:
                         registry.add(evaluator, source)
                     except (TypeError, ValueError) as exc:

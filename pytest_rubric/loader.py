@@ -22,8 +22,21 @@ SUFFIXES = (".rubric.yaml", ".rubric.yml")
 FILE_KEYS = ("evaluator", "description", "cases")
 CASE_KEYS = ("id", "note", "input", "expected")
 #: Characters that would break a pytest node ID or a terminal line.
-_FORBIDDEN_ID_PARTS = ("::", "[", "]", "\n", "\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85",
-                       "\u2028", "\u2029")
+_FORBIDDEN_ID_PARTS = (
+    "::",
+    "[",
+    "]",
+    "\n",
+    "\r",
+    "\v",
+    "\f",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+)
 
 
 def is_case_file(path: Path) -> bool:
@@ -87,7 +100,9 @@ class _Validator:
         document = self.document
         top = document.value
         if document.empty or (top is None and not document.problems):
-            raise self.error((1, 1), "the file is empty; a case file needs 'evaluator:' and 'cases:'")
+            raise self.error(
+                (1, 1), "the file is empty; a case file needs 'evaluator:' and 'cases:'"
+            )
         cases_node = top.get("cases") if isinstance(top, dict) else None
         case_problems, file_problems = self._split_problems(cases_node)
         if file_problems:
@@ -96,8 +111,7 @@ class _Validator:
         if not isinstance(top, dict):
             raise self.error(
                 (1, 1),
-                "a case file must be a mapping with 'evaluator:' and 'cases:', "
-                f"not {_kind(top)}",
+                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {_kind(top)}",
             )
         keys = self.spans.keys[id(top)]
         for key, (key_at, _) in keys.items():
@@ -152,10 +166,15 @@ class _Validator:
         out = []
         for index, raw in enumerate(cases):
             at = positions[index]
-            problems = [self.error((p.line, p.col), p.message) for p in yaml_problems.get(index, ())]
+            problems = [
+                self.error((p.line, p.col), p.message) for p in yaml_problems.get(index, ())
+            ]
             if not isinstance(raw, dict):
                 problems.append(
-                    self.error(at, f"a case must be a mapping with id, input and expected, not {_kind(raw)}")
+                    self.error(
+                        at,
+                        f"a case must be a mapping with id, input and expected, not {_kind(raw)}",
+                    )
                 )
                 out.append(Case(f"cases[{index}]", index, at[0], at[1], {}, {}, tuple(problems)))
                 continue
@@ -223,12 +242,21 @@ class _Validator:
         note = case.get("note")
         if note is not None and not isinstance(note, str):
             problems.append(self.error(keys["note"][1], f"'note' must be text, not {_kind(note)}"))
-        for key, what in (("input", "the evaluator's input"), ("expected", "the exact expected answer")):
+        for key, what in (
+            ("input", "the evaluator's input"),
+            ("expected", "the exact expected answer"),
+        ):
             if key not in case:
-                problems.append(self.error(at, f"the case has no '{key}'; add '{key}:' with {what} as a mapping"))
+                problems.append(
+                    self.error(
+                        at, f"the case has no '{key}'; add '{key}:' with {what} as a mapping"
+                    )
+                )
             elif not isinstance(case[key], dict):
                 problems.append(
-                    self.error(keys[key][1], f"'{key}' must be a mapping ({what}), not {_kind(case[key])}")
+                    self.error(
+                        keys[key][1], f"'{key}' must be a mapping ({what}), not {_kind(case[key])}"
+                    )
                 )
         return problems
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
@@ -71,9 +74,9 @@ class RubricFile(pytest.File):
                 self, name=case.name, case=case, evaluator=evaluator, display=display
             )
 
-    def repr_failure(  # type: ignore[override]
+    def repr_failure(  # type: ignore[override]  # as pytest's own Collector does
         self, excinfo: pytest.ExceptionInfo[BaseException]
-    ) -> str | Any:
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, (CaseFileError, RegistrationError)):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
@@ -82,9 +85,7 @@ class RubricFile(pytest.File):
 class RubricItem(pytest.Item):
     """One case: evaluate its input and compare the answer with ``expected``."""
 
-    def __init__(
-        self, *, case: Case, evaluator: Evaluator, display: str, **kwargs: Any
-    ) -> None:
+    def __init__(self, *, case: Case, evaluator: Evaluator, display: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.evaluator = evaluator
@@ -116,14 +117,14 @@ class RubricItem(pytest.Item):
                 )
             )
 
-    def repr_failure(  # type: ignore[override]
-        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
-    ) -> str | Any:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, RubricMismatch):
             return format_mismatch(excinfo.value.verdict)
         if isinstance(excinfo.value, RubricCaseError):
             return format_case_error(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
+        return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"[rubric] {self.case.name}"
@@ -135,4 +136,3 @@ def _display_path(config: pytest.Config, path: Path) -> str:
         return os.path.relpath(path, config.invocation_params.dir)
     except ValueError:  # another drive on Windows
         return str(path)
-

@@ -104,7 +104,6 @@ def format_evidence(evidence: Evidence | None) -> list[str]:
 
 
 def format_case_error(error: RubricCaseError) -> str:
-    lines = [f"{error.path}:{error.line}: case {error.case_id!r} cannot be evaluated"]
+    lines = [f"{error.path}:{error.line}: {error.case_id!r} cannot be evaluated"]
     lines.extend(f"  {problem}" for problem in error.problems)
     return "\n".join(lines)
-

@@ -12,6 +12,9 @@ libyaml parser where available) and builds values itself:
 - a duplicate key is a problem naming both lines; keys must be strings;
 - nesting is bounded, and building is iterative, so depth never recurses.
 
+Problems that spoil the whole text (bad syntax, a second document, runaway
+nesting) raise :class:`StrictYAMLError`.
+
 Problems that do not stop the parse are collected with their positions, so the
 caller can decide which part of the document each one spoils. PyYAML's global
 state (resolvers, constructors) is never touched.
@@ -44,6 +47,7 @@ _OCT = re.compile(r"0o[0-7]+\Z")
 _HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _NON_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
+_TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels is refused; flatten this value"
 _SKIP = object()  # stands in for a value that was refused
 
 
@@ -90,6 +94,11 @@ class StrictYAMLError(Exception):
         self.message = message
 
 
+def _line_col(text: str, index: int) -> Position:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
 def decode(data: bytes) -> str:
     """UTF-8 text (a leading BOM is dropped), or :class:`StrictYAMLError` where it is not."""
     try:
@@ -112,25 +121,37 @@ def load(text: str, parser: type[Any] = PARSER) -> Document:
     more than one document); collects everything else as :class:`Problem`.
     """
     builder = _Builder()
-    loader = parser(text)
+    loader = None
     try:
+        loader = parser(text)
         builder.run(loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = exc.problem or exc.context or "cannot be parsed"
+        if "maximum nesting depth" in what:  # libyaml's own limit, met while scanning ahead
+            raise StrictYAMLError(line, col, _TOO_DEEP) from None
         raise StrictYAMLError(
             line, col, f"invalid YAML: {what}; check the indentation and quoting here"
         ) from None
-    except yaml.YAMLError as exc:  # ReaderError and friends: no mark, a position maybe
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        raise StrictYAMLError(
+            line,
+            col,
+            f"character U+{exc.character:04X} is not allowed in YAML; remove it or write it "
+            f"as an escape (\\u{exc.character:04x}) inside double quotes",
+        ) from None
+    except yaml.YAMLError as exc:
         raise StrictYAMLError(1, 1, f"invalid YAML: {exc}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
 
 
 class _Frame:
-    __slots__ = ("container", "is_map", "key", "key_pos", "start", "keys", "items")
+    __slots__ = ("container", "is_map", "items", "key", "key_pos", "keys", "start")
 
     def __init__(self, container: Any, is_map: bool, start: Position) -> None:
         self.container = container
@@ -149,7 +170,6 @@ class _Builder:
         self.problems: list[Problem] = []
         self.empty = True
         self._stack: list[_Frame] = []
-        self._skip_depth = 0  # > 0 while inside a refused (too deep) container
 
     def problem(self, pos: Position, message: str) -> None:
         self.problems.append(Problem(pos[0], pos[1], message))
@@ -166,14 +186,6 @@ class _Builder:
             kind = type(event)
             mark = event.start_mark
             pos = (mark.line + 1, mark.column + 1)
-            if self._skip_depth:
-                if kind is map_start or kind is seq_start:
-                    self._skip_depth += 1
-                elif kind is map_end or kind is seq_end:
-                    self._skip_depth -= 1
-                    if not self._skip_depth:
-                        self._add(_SKIP, pos)
-                continue
             if kind is scalar:
                 self._refuse_decorations(event, pos)
                 if event.implicit[0] and event.tag is None:
@@ -183,13 +195,13 @@ class _Builder:
             elif kind is map_start or kind is seq_start:
                 self._refuse_decorations(event, pos)
                 if len(self._stack) >= MAX_DEPTH:
-                    self.problem(
-                        pos,
-                        f"nesting deeper than {MAX_DEPTH} levels is refused; "
-                        f"flatten this value",
+                    # libyaml stops at its own depth limit anyway; stopping here, at
+                    # once, gives both parsers the same answer.
+                    raise StrictYAMLError(
+                        pos[0],
+                        pos[1],
+                        _TOO_DEEP,
                     )
-                    self._skip_depth = 1
-                    continue
                 container: Any = {} if kind is map_start else []
                 self._stack.append(_Frame(container, kind is map_start, pos))
             elif kind is map_end or kind is seq_end:
@@ -246,7 +258,9 @@ class _Builder:
             value = _BOOLS[text]
         elif text[0] in _NUMBER_START:
             value = self._number(text, pos)
-        elif text == "<<" and self._stack and self._stack[-1].is_map and self._stack[-1].key is None:
+        elif (
+            text == "<<" and self._stack and self._stack[-1].is_map and self._stack[-1].key is None
+        ):
             self.problem(
                 pos,
                 "merge key '<<' is refused: case files do not share values; "

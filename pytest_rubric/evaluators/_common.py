@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 #: A JSON-compatible value, as evaluators take and answer them.
-JSON = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
+JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rubric.errors import RubricInputError
-from pytest_rubric.evaluators._common import JSON, Evidence, describe, is_bool, not_boolean
+from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"
 LABEL_ERROR = "review-label"
@@ -27,7 +27,7 @@ JS_WHITESPACE = frozenset(
 )
 
 
-def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, JSON]:
+def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, Any]:
     """Tabulate two graders' Boolean labels per case ID.
 
     ``ledger`` is ``{"rows": [{"id": str, "a": bool, "b": bool}, ...]}``. Returns
@@ -46,7 +46,7 @@ def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, JSON]:
     if _label_problem(rows) is not None:
         return {"error": LABEL_ERROR}
     both_pass = both_fail = a_only = b_only = 0
-    disagreements: list[JSON] = []
+    disagreements: list[str] = []
     for row in rows:
         a, b = row["a"], row["b"]
         if a and b:

@@ -13,7 +13,6 @@ from typing import Any
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.evaluators._common import (
-    JSON,
     Evidence,
     describe,
     is_bool,
@@ -28,7 +27,7 @@ REQUIRED_FIELDS: tuple[str, ...] = ("title", "source")
 DECLARED_CODES: tuple[str, ...] = ("missing-title", "missing-source", ALL_REQUIRED_MET)
 
 
-def evaluate_reason(record: Mapping[str, Any]) -> dict[str, JSON]:
+def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
     """Check a recorded pass/fail and its reason codes against the field evidence.
 
     ``record`` is ``{"fields": {"title": bool, "source": bool}, "pass": bool,
@@ -107,8 +106,7 @@ def _problem(record: Mapping[str, Any], required: Sequence[str]) -> str | None:
     for index, code in enumerate(reasons):
         if not (isinstance(code, str) and code in allowed):
             return (
-                f"reasons[{index}] is {describe(code)}, not a declared code "
-                f"({', '.join(allowed)})"
+                f"reasons[{index}] is {describe(code)}, not a declared code ({', '.join(allowed)})"
             )
     seen: dict[str, int] = {}
     for index, code in enumerate(reasons):

@@ -1,0 +1,361 @@
+"""The plugin as users meet it: case files collected, run and reported by pytest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REASON_FILE = """\
+evaluator: reason
+cases:
+  - id: contradictory-reason
+    input:
+      fields: {title: false, source: true}
+      pass: false
+      reasons: [all-required-met]
+    expected:
+      expectedPass: false
+      expectedReasons: [missing-title]
+      coherent: false
+  - id: two-missing-reasons
+    input:
+      fields: {title: false, source: false}
+      pass: false
+      reasons: [missing-source, missing-title]
+    expected: {expectedPass: false, expectedReasons: [missing-source, missing-title], coherent: true}
+"""
+
+AGREEMENT_FILE = """\
+evaluator: agreement
+cases:
+  - {"id": "opposite-disagreements", "input": {"rows": [{"id": "A", "a": true, "b": false}, {"id": "B", "a": false, "b": true}]}, "expected": {"matrix": {"bothPass": 0, "bothFail": 0, "aOnly": 1, "bOnly": 1}, "agreement": 0, "total": 2, "disagreements": ["A", "B"]}}
+  - id: wrong-total
+    input:
+      rows:
+        - {id: A, a: true, b: false}
+        - {id: B, a: true, b: true}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 0}
+      agreement: 1
+      total: 3
+      disagreements: [A]
+"""
+
+
+def test_each_case_is_an_item_with_its_id_in_the_node_id(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest("--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        [
+            "ledger.rubric.yml::opposite-disagreements",
+            "ledger.rubric.yml::wrong-total",
+            "seeds.rubric.yaml::contradictory-reason",
+            "seeds.rubric.yaml::two-missing-reasons",
+        ],
+        consecutive=True,
+    )
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_matching_cases_pass_and_verbose_output_shows_their_ids(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    result = pytester.runpytest("-v")
+    result.stdout.fnmatch_lines(
+        [
+            "seeds.rubric.yaml::contradictory-reason PASSED*",
+            "seeds.rubric.yaml::two-missing-reasons PASSED*",
+        ]
+    )
+    result.assert_outcomes(passed=2)
+
+
+def test_dash_k_selects_a_case_by_its_id(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    result = pytester.runpytest("-v", "-k", "two-missing-reasons")
+    result.stdout.fnmatch_lines(["seeds.rubric.yaml::two-missing-reasons PASSED*"])
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_a_node_id_on_the_command_line_runs_that_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest("ledger.rubric.yml::opposite-disagreements")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_mismatch_names_case_line_keys_and_evidence_without_a_traceback(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ [[]rubric[]] wrong-total _*",
+            "ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total",
+            "  total  expected 3",
+            "         actual   2",
+            "evidence:",
+            '  matrix: {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0}',
+            '  agreement: "1/2"',
+            '  disagreements: ["A"]',
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        ["FAILED ledger.rubric.yml::wrong-total - ledger.rubric.yml:4: 'wrong-total' *"]
+    )
+    assert "Traceback" not in result.stdout.str()
+    assert "pytest_rubric" not in result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_a_reason_mismatch_shows_fields_codes_result_and_reasons(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        r="""\
+evaluator: reason
+cases:
+  - id: recorded-pass-is-wrong
+    input: {fields: {title: true, source: false}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+""",
+    )
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "r.rubric.yaml:3: 'recorded-pass-is-wrong' (reason) differs from expected in "
+            "expectedPass, expectedReasons, coherent",
+            "  expectedPass     expected true",
+            "                   actual   false",
+            '  expectedReasons  expected ["all-required-met"]',
+            '                   actual   ["missing-source"]',
+            "  coherent         expected true",
+            "                   actual   false",
+            "evidence:",
+            '  fields: {"title": true, "source": false}',
+            '  missing codes: ["missing-source"]',
+            '  pass: {"recorded": true, "rubric": false, "match": false}',
+            '  reasons: {"recorded": ["all-required-met"], "rubric": ["missing-source"], "match": false}',
+        ],
+        consecutive=True,
+    )
+
+
+def test_an_invalid_answer_shows_which_key_and_value_made_it_invalid(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        r="""\
+evaluator: agreement
+cases:
+  - id: quoted-label
+    input: {rows: [{id: A, a: true, b: true}, {id: B, a: "true", b: false}]}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 0}, agreement: 1, total: 2, disagreements: [B]}
+""",
+    )
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "r.rubric.yaml:3: 'quoted-label' (agreement) differs from expected in "
+            "matrix, agreement, total, disagreements, error",
+            '  matrix         expected {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0}',
+            "                 actual   (absent)",
+            "*",
+            "*",
+            "*",
+            "*",
+            "*",
+            "*",
+            "  error          expected (absent)",
+            '                 actual   "review-label"',
+            "evidence:",
+            "  invalid input: rows[1].a (id 'B') is \"true\" (a string), not a boolean; "
+            "write true without quotes",
+        ],
+        consecutive=True,
+    )
+
+
+def test_true_is_not_1_in_an_expected_answer(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        r="""\
+evaluator: reason
+cases:
+  - id: one-for-true
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: 1, expectedReasons: [all-required-met], coherent: "true"}
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "  expectedPass  expected 1",
+            "                actual   true  (expected is the number 1; write true)",
+            '  coherent      expected "true"',
+            '                actual   true  (expected is the string "true"; write true without quotes)',
+        ],
+        consecutive=True,
+    )
+
+
+def test_a_problem_in_one_case_fails_only_that_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        r="""\
+evaluator: reason
+cases:
+  - id: good
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+  - id: typo
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expect: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+  - id: input-not-mapping
+    input: [1, 2]
+    expected: {status: invalid-reason-input}
+  - id: also-good
+    input: {fields: {title: true, source: false}, pass: false, reasons: [missing-source]}
+    expected: {expectedPass: false, expectedReasons: [missing-source], coherent: true}
+""",
+    )
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "r.rubric.yaml:6: 'typo' cannot be evaluated",
+            "  r.rubric.yaml:8:5: 'expect' is not a case key; did you mean 'expected'?",
+            "  r.rubric.yaml:6:5: the case has no 'expected'; add 'expected:' with the exact "
+            "expected answer as a mapping",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "r.rubric.yaml:9: 'input-not-mapping' cannot be evaluated",
+            "  r.rubric.yaml:10:12: 'input' must be a mapping (the evaluator's input), not a list",
+        ],
+        consecutive=True,
+    )
+
+
+def test_a_ledger_that_is_not_a_ledger_fails_its_case_with_the_reason(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        r="""\
+evaluator: agreement
+cases:
+  - id: rows-is-a-mapping
+    input: {rows: {id: A, a: true, b: true}}
+    expected: {error: review-case-identity}
+  - id: fine
+    input: {rows: []}
+    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 0, total: 0, disagreements: []}
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "r.rubric.yaml:3: 'rows-is-a-mapping' cannot be evaluated",
+            "  the input is not usable: an agreement ledger's 'rows' must be a list of "
+            "{id, a, b} mappings, not {*} (a mapping)",
+        ],
+        consecutive=True,
+    )
+
+
+def test_an_unknown_evaluator_is_a_collection_error_with_a_suggestion(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", r="evaluator: resaon\ncases: []\n")
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "*_ ERROR collecting r.rubric.yaml _*",
+            "r.rubric.yaml:1:12: unknown evaluator 'resaon'; did you mean 'reason'? "
+            "registered: agreement, reason",
+        ],
+        consecutive=True,
+    )
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_broken_file_does_not_stop_other_files(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", broken="evaluator: reason\ncases: [\n", good=REASON_FILE)
+    result = pytester.runpytest("--continue-on-collection-errors")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["broken.rubric.yaml:3:1: invalid YAML: *"])
+
+
+def test_an_empty_cases_list_collects_nothing(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", r="evaluator: reason\ncases: []\n")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_last_failed_reruns_only_the_mismatching_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    pytester.runpytest().assert_outcomes(passed=1, failed=1)
+    result = pytester.runpytest("--lf", "-v")
+    result.stdout.fnmatch_lines(
+        [
+            "run-last-failure: rerun previous 1 failure*",
+            "*",
+            "ledger.rubric.yml::wrong-total FAILED*",
+        ]
+    )
+    result.assert_outcomes(failed=1)
+
+
+def test_deselect_skips_a_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest("--deselect", "ledger.rubric.yml::wrong-total")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_the_plugin_is_the_entry_point_named_rubric_and_can_be_disabled(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    result = pytester.runpytest_subprocess("-p", "no:rubric")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_other_yaml_files_are_left_alone(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", config="evaluator: reason\ncases: [oops]\n")
+    pytester.makefile(".rubric.yaml.bak", old="not: yaml: at all:\n")
+    assert pytester.runpytest().ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_the_failure_location_points_editors_at_the_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    items, _ = pytester.inline_genitems()
+    assert [item.location for item in items] == [
+        ("ledger.rubric.yml", 2, "[rubric] opposite-disagreements"),
+        ("ledger.rubric.yml", 3, "[rubric] wrong-total"),
+    ]
+
+
+def test_the_example_project_passes_with_the_seven_seed_cases(pytester: pytest.Pytester) -> None:
+    example = Path(__file__).parent.parent / "example_project"
+    result = pytester.runpytest_subprocess(str(example), "-v", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(
+        [
+            "*/example_project/rubrics/seeds/agreement.rubric.yaml::four-case-matrix PASSED*",
+            "*/example_project/rubrics/seeds/agreement.rubric.yaml::opposite-disagreements PASSED*",
+            "*/example_project/rubrics/seeds/agreement.rubric.yaml::duplicate-reviewed-case PASSED*",
+            "*/example_project/rubrics/seeds/agreement.rubric.yaml::invalid-label PASSED*",
+            "*/example_project/rubrics/seeds/reason.rubric.yaml::contradictory-reason PASSED*",
+            "*/example_project/rubrics/seeds/reason.rubric.yaml::two-missing-reasons PASSED*",
+            "*/example_project/rubrics/seeds/reason.rubric.yaml::unknown-reason PASSED*",
+        ]
+    )
+    assert result.ret == pytest.ExitCode.OK
