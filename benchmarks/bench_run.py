@@ -33,7 +33,7 @@ from typing import Any
 
 from pytest_rubric import evaluate_agreement, evaluate_reason
 
-MINIMAL_CONFTEST = '''
+MINIMAL_CONFTEST = """
 import os
 from pathlib import Path
 
@@ -72,9 +72,9 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo):
         return str(excinfo.value)
-'''
+"""
 
-BY_HAND_TEST = '''
+BY_HAND_TEST = """
 import os
 from pathlib import Path
 
@@ -94,7 +94,7 @@ for path in sorted(Path(os.environ["RUBRIC_CORPUS"]).glob("*.rubric.yaml")):
 @pytest.mark.parametrize(("evaluator", "case"), CASES)
 def test_case(evaluator, case):
     assert EVALUATORS[evaluator](case["input"]) == case["expected"]
-'''
+"""
 
 
 def reason_case(rng: random.Random, n: int) -> dict[str, Any]:
@@ -119,7 +119,7 @@ def agreement_case(rng: random.Random, n: int) -> dict[str, Any]:
 
 def spoil(expected: dict[str, Any]) -> dict[str, Any]:
     """A wrong expected answer of the same shape."""
-    wrong = json.loads(json.dumps(expected))
+    wrong: dict[str, Any] = json.loads(json.dumps(expected))
     if "coherent" in wrong:
         wrong["coherent"] = not wrong["coherent"]
     elif "total" in wrong:
@@ -165,7 +165,11 @@ def setups(work: Path, cases: int, files: int) -> dict[str, tuple[list[str], Pat
     common = ["-q", "-p", "no:cacheprovider"]
     return {
         "plugin": ([*common, str(corpus)], corpus, corpus),
-        "minimal": ([*common, "-p", "no:rubric", "-p", "minimal_rubric", str(corpus)], minimal, corpus),
+        "minimal": (
+            [*common, "-p", "no:rubric", "-p", "minimal_rubric", str(corpus)],
+            minimal,
+            corpus,
+        ),
         "by-hand": ([*common, "-p", "no:rubric", str(by_hand)], by_hand, corpus),
         "plugin-30%": ([*common, str(spoiled)], spoiled, spoiled),
     }
@@ -189,7 +193,9 @@ def run_once(args: list[str], cwd: Path, corpus: Path, expect_failures: bool) ->
     )
     elapsed = time.perf_counter() - start
     if done.returncode != (1 if expect_failures else 0):
-        raise SystemExit(f"pytest {' '.join(args)} exited {done.returncode}:\n{done.stdout[-3000:]}")
+        raise SystemExit(
+            f"pytest {' '.join(args)} exited {done.returncode}:\n{done.stdout[-3000:]}"
+        )
     return elapsed
 
 
@@ -206,7 +212,9 @@ def main() -> None:
             for name, (args, cwd, corpus) in plan.items():
                 times[name].append(run_once(args, cwd, corpus, name == "plugin-30%"))
     median = {name: statistics.median(values) for name, values in times.items()}
-    print(f"{options.cases} cases in {options.files} files, {options.repeats} alternating runs each")
+    print(
+        f"{options.cases} cases in {options.files} files, {options.repeats} alternating runs each"
+    )
     for name, value in median.items():
         runs = ", ".join(f"{v:.2f}" for v in times[name])
         print(f"  {name:<11} median {value:6.2f} s   (runs: {runs})")

@@ -75,7 +75,12 @@ def load_case_file(path: Path, display: str, parser: type[Any] = PARSER) -> Case
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise CaseFileError(display, 1, 1, f"cannot be read: {exc.strerror or exc}") from None
+        raise CaseFileError(
+            display,
+            1,
+            1,
+            f"cannot be read: {exc.strerror or exc}; check the path and its permissions",
+        ) from None
     return parse_case_file(data, display, parser)
 
 
@@ -111,7 +116,8 @@ class _Validator:
         if not isinstance(top, dict):
             raise self.error(
                 (1, 1),
-                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {_kind(top)}",
+                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {_kind(top)}; "
+                "start the file with 'evaluator: <name>' and 'cases:'",
             )
         keys = self.spans.keys[id(top)]
         for key, (key_at, _) in keys.items():
@@ -126,12 +132,15 @@ class _Validator:
         evaluator_at = keys["evaluator"][1]
         if not isinstance(evaluator, str) or not evaluator.strip():
             raise self.error(
-                evaluator_at, f"'evaluator' must be an evaluator's name, not {_kind(evaluator)}"
+                evaluator_at,
+                f"'evaluator' must be an evaluator's name, not {_kind(evaluator)}; "
+                "write e.g. 'evaluator: reason'",
             )
         description = top.get("description")
         if description is not None and not isinstance(description, str):
             raise self.error(
-                keys["description"][1], f"'description' must be text, not {_kind(description)}"
+                keys["description"][1],
+                f"'description' must be text, not {_kind(description)}; quote it or remove it",
             )
         if "cases" not in top:
             raise self.error(
@@ -140,7 +149,9 @@ class _Validator:
             )
         if not isinstance(cases_node, list):
             raise self.error(
-                keys["cases"][1], f"'cases' must be a list of cases, not {_kind(cases_node)}"
+                keys["cases"][1],
+                f"'cases' must be a list of cases, not {_kind(cases_node)}; "
+                "write each case as an item starting with '- id: ...'",
             )
         cases = self._cases(cases_node, case_problems)
         return CaseFile(self.path, evaluator, evaluator_at, description, cases)
@@ -173,7 +184,8 @@ class _Validator:
                 problems.append(
                     self.error(
                         at,
-                        f"a case must be a mapping with id, input and expected, not {_kind(raw)}",
+                        f"a case must be a mapping with id, input and expected, not {_kind(raw)}; "
+                        "write '- id: ...' with 'input:' and 'expected:' beneath it",
                     )
                 )
                 out.append(Case(f"cases[{index}]", index, at[0], at[1], {}, {}, tuple(problems)))
@@ -181,7 +193,8 @@ class _Validator:
             name, id_problem = self._case_id(raw, index, at, seen)
             if id_problem is not None:
                 problems.append(id_problem)
-            problems.extend(self._case_keys(raw, at))
+            if not problems:  # a refused YAML value would only echo here as a wrong type
+                problems.extend(self._case_keys(raw, at))
             case_input = raw.get("input")
             expected = raw.get("expected")
             out.append(
@@ -241,7 +254,12 @@ class _Validator:
                 problems.append(self.error(key_at, _unknown_key(key, CASE_KEYS, "a case key")))
         note = case.get("note")
         if note is not None and not isinstance(note, str):
-            problems.append(self.error(keys["note"][1], f"'note' must be text, not {_kind(note)}"))
+            problems.append(
+                self.error(
+                    keys["note"][1],
+                    f"'note' must be text, not {_kind(note)}; quote it or remove it",
+                )
+            )
         for key, what in (
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),
@@ -255,7 +273,9 @@ class _Validator:
             elif not isinstance(case[key], dict):
                 problems.append(
                     self.error(
-                        keys[key][1], f"'{key}' must be a mapping ({what}), not {_kind(case[key])}"
+                        keys[key][1],
+                        f"'{key}' must be a mapping ({what}), not {_kind(case[key])}; "
+                        f"write '{key}:' followed by indented keys, or {{...}}",
                     )
                 )
         return problems

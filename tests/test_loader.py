@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.loader import CaseFile, parse_case_file
+from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
 from pytest_rubric.yamlstrict import MAX_DEPTH
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
@@ -229,15 +230,15 @@ def test_a_bom_is_fine_and_other_encodings_are_refused_with_a_position(parser: A
         ),
         (
             "evaluator: reason\ncases: {a: 1}\n",
-            "c.rubric.yaml:2:8: 'cases' must be a list of cases, not a mapping",
+            "c.rubric.yaml:2:8: 'cases' must be a list of cases, not a mapping; write each case as an item starting with '- id: ...'",
         ),
         (
             "evaluator: 3\ncases: []\n",
-            "c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not the number 3",
+            "c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not the number 3; write e.g. 'evaluator: reason'",
         ),
         (
             "- evaluator: reason\n",
-            "c.rubric.yaml:1:1: a case file must be a mapping with 'evaluator:' and 'cases:', not a list",
+            "c.rubric.yaml:1:1: a case file must be a mapping with 'evaluator:' and 'cases:', not a list; start the file with 'evaluator: <name>' and 'cases:'",
         ),
         (
             "evaluator: reason\ncases: [\n",
@@ -307,6 +308,14 @@ def test_a_repeated_case_id_fails_the_second_case(parser: Any) -> None:
     ]
 
 
+def test_a_file_that_cannot_be_read_is_an_error_naming_why(tmp_path: Path) -> None:
+    with pytest.raises(CaseFileError) as info:
+        load_case_file(tmp_path / "gone.rubric.yaml", "gone.rubric.yaml")
+    assert str(info.value) == (
+        "gone.rubric.yaml:1:1: cannot be read: No such file or directory; check the path and its permissions"
+    )
+
+
 def test_loading_leaves_pyyaml_global_state_alone() -> None:
     load("evaluator: reason\ncases: [{id: a, input: {v: yes}, expected: {}}]\n", yaml.SafeLoader)
     assert yaml.safe_load("a: yes") == {"a": True}
@@ -316,8 +325,6 @@ def test_loading_leaves_pyyaml_global_state_alone() -> None:
 def test_both_parsers_read_the_example_project_identically() -> None:
     if not hasattr(yaml, "CSafeLoader"):
         pytest.skip("PyYAML was built without libyaml")
-    from pathlib import Path
-
     for path in sorted(
         Path(__file__).parent.parent.joinpath("example_project").rglob("*.rubric.y*ml")
     ):

@@ -237,7 +237,8 @@ cases:
     result.stdout.fnmatch_lines(
         [
             "r.rubric.yaml:9: 'input-not-mapping' cannot be evaluated",
-            "  r.rubric.yaml:10:12: 'input' must be a mapping (the evaluator's input), not a list",
+            "  r.rubric.yaml:10:12: 'input' must be a mapping (the evaluator's input), not a list; "
+            "write 'input:' followed by indented keys, or {...}",
         ],
         consecutive=True,
     )
