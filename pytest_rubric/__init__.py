@@ -5,7 +5,7 @@ The evaluators are plain functions and can be used without pytest.
 
 from __future__ import annotations
 
-from pytest_rubric.errors import CaseFileError, RubricInputError
+from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
 from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
 from pytest_rubric.hookspecs import hookimpl
 from pytest_rubric.registry import Evaluator
@@ -14,6 +14,7 @@ __all__ = [
     "CaseFileError",
     "Evaluator",
     "Evidence",
+    "RubricConfigError",
     "RubricInputError",
     "evaluate_agreement",
     "evaluate_reason",

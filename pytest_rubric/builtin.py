@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
 
 from pytest_rubric.evaluators import (
     evaluate_agreement,
@@ -11,21 +13,44 @@ from pytest_rubric.evaluators import (
     explain_reason,
 )
 from pytest_rubric.evaluators.agreement import IDENTITY_ERROR, LABEL_ERROR
-from pytest_rubric.evaluators.reason import INVALID
+from pytest_rubric.evaluators.reason import (
+    INVALID,
+    declared_codes,
+    evaluate_required,
+    explain_required,
+    parse_required,
+)
 from pytest_rubric.hookspecs import hookimpl
 from pytest_rubric.registry import Evaluator
 
+
+def _configure_reason(block: Mapping[str, Any]) -> Evaluator:
+    """``reason`` with the required fields a case file's ``rubric:`` block names."""
+    required = parse_required(block)
+    return Evaluator(
+        name="reason",
+        description=f"reason with required fields {', '.join(required)} "
+        f"(codes {', '.join(declared_codes(required))})",
+        evaluate=partial(evaluate_required, required=required),
+        codes=(INVALID,),
+        explain=partial(explain_required, required=required),
+    )
+
+
 REASON = Evaluator(
     name="reason",
-    description="Are a recorded pass/fail and its reason codes coherent with the title/source evidence?",
+    description="Are a recorded pass/fail and its reason codes coherent with the field evidence? "
+    "(title and source, or the fields of a 'rubric: {required: [...]}' block)",
     evaluate=evaluate_reason,
     codes=(INVALID,),
     explain=explain_reason,
+    configure=_configure_reason,
 )
 
 AGREEMENT = Evaluator(
     name="agreement",
-    description="Two graders' Boolean labels per case ID: 2x2 matrix, agreement/total, disagreement IDs.",
+    description="Two graders' Boolean labels per case ID: "
+    "2x2 matrix, agreement/total, disagreement IDs.",
     evaluate=evaluate_agreement,
     codes=(IDENTITY_ERROR, LABEL_ERROR),
     explain=explain_agreement,

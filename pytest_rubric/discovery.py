@@ -29,7 +29,8 @@ class RegistrationError(Exception):
 class EvaluatorDiscovery:
     """Holds the plugin manager and builds the registry seen from a path."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path) -> None:
+        self.root = root  # conftest paths are shown relative to it
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
         self.manager.register(builtin, BUILTIN_NAME)
@@ -73,6 +74,14 @@ class EvaluatorDiscovery:
             self._registries[key] = registry
         return registry
 
+    def entries(self) -> list[tuple[Evaluator, str]]:
+        """Every registered evaluator with its source, whatever directory it applies to."""
+        found: list[tuple[Evaluator, str]] = []
+        for impl in self.manager.hook.rubric_evaluators.get_hookimpls():
+            provided = cast("Sequence[Evaluator] | None", impl.function()) or ()
+            found.extend((evaluator, self.source(impl.plugin)) for evaluator in provided)
+        return sorted(found, key=lambda entry: (entry[0].name, entry[1]))
+
     def source(self, plugin: Any) -> str:
         """Where a plugin comes from, as people should read it."""
         if plugin is builtin:
@@ -82,7 +91,10 @@ class EvaluatorDiscovery:
                 return f"{dist.project_name} {dist.version} (entry point {ENTRY_POINT_GROUP})"
         conftest = self._conftest_dirs.get(id(plugin))
         if conftest is not None:
-            return f"{conftest / 'conftest.py'}"
+            try:
+                return os.path.relpath(conftest / "conftest.py", self.root)
+            except ValueError:  # another drive on Windows
+                return str(conftest / "conftest.py")
         name = getattr(plugin, "__name__", None)
         return f"plugin {name}" if name else repr(plugin)
 

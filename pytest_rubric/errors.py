@@ -22,3 +22,15 @@ class CaseFileError(Exception):
         self.line = line
         self.col = col
         self.message = message
+
+
+class RubricConfigError(ValueError):
+    """A case file's ``rubric:`` block configures an evaluator in a way it cannot take.
+
+    ``where`` is the path inside the block (keys and list indexes) of the part
+    that is wrong, so the message can be shown at its line and column.
+    """
+
+    def __init__(self, message: str, where: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.where = where

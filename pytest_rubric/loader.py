@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from pytest_rubric.yamlstrict import decode as decode_text
 from pytest_rubric.yamlstrict import load as load_yaml
 
 SUFFIXES = (".rubric.yaml", ".rubric.yml")
-FILE_KEYS = ("evaluator", "description", "cases")
+FILE_KEYS = ("evaluator", "description", "rubric", "cases")
 CASE_KEYS = ("id", "note", "input", "expected")
 #: Characters that would break a pytest node ID or a terminal line.
 _FORBIDDEN_ID_PARTS = (
@@ -63,11 +63,26 @@ class Case:
 
 @dataclass(frozen=True, slots=True)
 class CaseFile:
+    """A validated case file.
+
+    ``rubric`` is the file's ``rubric:`` block for the evaluator, if any;
+    ``rubric_at`` maps each path inside it (keys and list indexes, ``()`` for the
+    block itself) to where it is written, so problems in it can be located.
+    """
+
     path: str
     evaluator: str
     evaluator_at: Position
     description: str | None
     cases: tuple[Case, ...]
+    rubric: Mapping[str, Any] | None = None
+    rubric_at: Mapping[tuple[str | int, ...], Position] = field(default_factory=dict)
+
+    def locate(self, where: tuple[str | int, ...]) -> Position:
+        """Where the part ``where`` of the rubric block is written (or its nearest parent)."""
+        while where not in self.rubric_at and where:
+            where = where[:-1]
+        return self.rubric_at.get(where, self.evaluator_at)
 
 
 def load_case_file(path: Path, display: str, parser: type[Any] = PARSER) -> CaseFile:
@@ -153,8 +168,34 @@ class _Validator:
                 f"'cases' must be a list of cases, not {_kind(cases_node)}; "
                 "write each case as an item starting with '- id: ...'",
             )
+        rubric = top.get("rubric")
+        rubric_at: dict[tuple[str | int, ...], Position] = {}
+        if "rubric" in top:
+            if not isinstance(rubric, dict):
+                raise self.error(
+                    keys["rubric"][1],
+                    f"'rubric' must be a mapping that configures the evaluator, not {_kind(rubric)}; "
+                    "write e.g. 'rubric: {required: [title, source, author]}'",
+                )
+            self._positions(rubric, (), keys["rubric"][1], rubric_at)
         cases = self._cases(cases_node, case_problems)
-        return CaseFile(self.path, evaluator, evaluator_at, description, cases)
+        return CaseFile(self.path, evaluator, evaluator_at, description, cases, rubric, rubric_at)
+
+    def _positions(
+        self,
+        value: Any,
+        where: tuple[str | int, ...],
+        at: Position,
+        out: dict[tuple[str | int, ...], Position],
+    ) -> None:
+        """Record where each part of a (small) block is written."""
+        out[where] = at
+        if isinstance(value, dict):
+            for key, (_, value_at) in self.spans.keys[id(value)].items():
+                self._positions(value[key], (*where, key), value_at, out)
+        elif isinstance(value, list):
+            for index, item_at in enumerate(self.spans.items[id(value)]):
+                self._positions(value[index], (*where, index), item_at, out)
 
     def _split_problems(self, cases_node: Any) -> tuple[dict[int, list[Problem]], list[Problem]]:
         """Assign each YAML problem to the case it lies in; the rest spoil the file."""

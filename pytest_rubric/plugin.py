@@ -14,14 +14,15 @@ if TYPE_CHECKING:
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
-from pytest_rubric.errors import CaseFileError, RubricInputError
-from pytest_rubric.loader import Case, is_case_file, load_case_file
+from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
+from pytest_rubric.loader import Case, CaseFile, is_case_file, load_case_file
 from pytest_rubric.registry import Evaluator
 from pytest_rubric.report import (
     RubricCaseError,
     RubricMismatch,
     Verdict,
     format_case_error,
+    format_evaluators,
     format_mismatch,
 )
 
@@ -31,8 +32,39 @@ REPORT_DOMAIN = "[rubric] "
 _discovery_key = pytest.StashKey["EvaluatorDiscovery"]()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rubric", "rubric case files (pytest-rubric)")
+    group.addoption(
+        "--rubric-evaluators",
+        action="store_true",
+        dest="rubric_evaluators",
+        default=False,
+        help="show the registered rubric evaluators and where each comes from, then exit",
+    )
+
+
+def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
+    if config.option.rubric_evaluators:
+        # As pytest's own --fixtures does: a session that collects (so that
+        # conftest files are loaded) and then shows, instead of running tests.
+        from _pytest.main import wrap_session
+
+        return wrap_session(config, _show_evaluators)
+    return None
+
+
+def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
+    session.perform_collect()
+    entries = config.stash[_discovery_key].entries()
+    writer = config.get_terminal_writer()
+    writer.line()
+    writer.sep("-", f"rubric evaluators ({len(entries)})")
+    writer.line(format_evaluators(entries))
+    return 0
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    discovery = EvaluatorDiscovery()
+    discovery = EvaluatorDiscovery(config.invocation_params.dir)
     config.stash[_discovery_key] = discovery
     config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
 
@@ -101,6 +133,8 @@ class RubricFile(pytest.File):
                 f"unknown evaluator {case_file.evaluator!r}; {hint}"
                 f"registered: {', '.join(registry.names())}",
             )
+        if case_file.rubric is not None:
+            evaluator = _configured(evaluator, case_file)
         for case in case_file.cases:
             yield RubricItem.from_parent(
                 self, name=case.name, case=case, evaluator=evaluator, display=display
@@ -160,6 +194,24 @@ class RubricItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"{REPORT_DOMAIN}{self.case.name}"
+
+
+def _configured(evaluator: Evaluator, case_file: CaseFile) -> Evaluator:
+    """The evaluator as the file's ``rubric:`` block configures it."""
+    assert case_file.rubric is not None
+    if evaluator.configure is None:
+        line, col = case_file.locate(())
+        raise CaseFileError(
+            case_file.path,
+            line,
+            col,
+            f"evaluator {evaluator.name!r} takes no 'rubric:' block; remove it",
+        )
+    try:
+        return evaluator.configure(case_file.rubric)
+    except RubricConfigError as exc:
+        line, col = case_file.locate(exc.where)
+        raise CaseFileError(case_file.path, line, col, f"rubric: {exc}") from None
 
 
 def _display_path(config: pytest.Config, path: Path) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rubric.evaluators import JSON, Evidence
+from pytest_rubric.evaluators import Evidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,14 +17,18 @@ class Evaluator:
     ``evaluate`` is a pure function from a case's ``input`` mapping to a
     JSON-compatible answer; ``explain``, when given, returns the
     :class:`Evidence` shown beside a mismatch. ``codes`` are the answer codes the
-    evaluator can give (shown in docs and hints).
+    evaluator can give (shown by ``--rubric-evaluators`` and in docs).
+    ``configure``, when given, takes a case file's ``rubric:`` block and returns
+    the evaluator that file uses; it raises :class:`RubricConfigError` for a
+    block it cannot take. Without it, a ``rubric:`` block is an error.
     """
 
     name: str
     description: str
-    evaluate: Callable[[Mapping[str, Any]], JSON]
+    evaluate: Callable[[Mapping[str, Any]], Any]
     codes: tuple[str, ...] = ()
     explain: Callable[[Mapping[str, Any]], Evidence] | None = None
+    configure: Callable[[Mapping[str, Any]], Evaluator] | None = None
 
 
 class Registry:

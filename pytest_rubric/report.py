@@ -13,6 +13,7 @@ from typing import Any
 
 from pytest_rubric.compare import MISSING, differences, json_equal
 from pytest_rubric.evaluators import Evidence
+from pytest_rubric.registry import Evaluator
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,4 +107,17 @@ def format_evidence(evidence: Evidence | None) -> list[str]:
 def format_case_error(error: RubricCaseError) -> str:
     lines = [f"{error.path}:{error.line}: {error.case_id!r} cannot be evaluated"]
     lines.extend(f"  {problem}" for problem in error.problems)
+    return "\n".join(lines)
+
+
+def format_evaluators(entries: Sequence[tuple[Evaluator, str]]) -> str:
+    """The listing ``--rubric-evaluators`` shows: name, source, description, codes."""
+    lines = []
+    for evaluator, source in entries:
+        lines.append(f"{evaluator.name} -- {source}")
+        lines.append(f"    {evaluator.description}")
+        if evaluator.codes:
+            lines.append(f"    answer codes: {', '.join(evaluator.codes)}")
+        if evaluator.configure is not None:
+            lines.append("    takes a 'rubric:' block")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_rubric.errors import RubricInputError
+from pytest_rubric.errors import RubricConfigError, RubricInputError
 from pytest_rubric.evaluators._common import (
     Evidence,
     describe,
@@ -38,9 +38,18 @@ def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
 
     Raises :class:`RubricInputError` only when ``record`` is not a mapping.
     """
-    if _problem(record, REQUIRED_FIELDS) is not None:
+    return evaluate_required(record, REQUIRED_FIELDS)
+
+
+def evaluate_required(record: Mapping[str, Any], required: Sequence[str]) -> dict[str, Any]:
+    """:func:`evaluate_reason` for any list of required fields.
+
+    The codes are ``missing-<field>`` for each field in ``required`` and
+    ``all-required-met``, with exactly the semantics of the title/source rubric.
+    """
+    if _problem(record, required) is not None:
         return {"status": INVALID}
-    expected_pass, expected_reasons = _derive(record["fields"], REQUIRED_FIELDS)
+    expected_pass, expected_reasons = _derive(record["fields"], required)
     return {
         "expectedPass": expected_pass,
         "expectedReasons": expected_reasons,
@@ -51,6 +60,52 @@ def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
 def explain_reason(record: Mapping[str, Any]) -> Evidence:
     """The evidence behind :func:`evaluate_reason`'s answer for ``record``."""
     return explain_required(record, REQUIRED_FIELDS)
+
+
+def parse_required(block: Mapping[str, Any]) -> tuple[str, ...]:
+    """The required fields of a case file's ``rubric: {required: [...]}`` block.
+
+    Raises :class:`RubricConfigError` naming the part of the block that is wrong.
+    """
+    for key in block:
+        if key != "required":
+            raise RubricConfigError(
+                f"'{key}' is not a rubric key; the block is 'rubric: {{required: [field, ...]}}'",
+                (key,),
+            )
+    if "required" not in block:
+        raise RubricConfigError(
+            "the rubric block has no 'required'; write 'rubric: {required: [title, source]}'", ()
+        )
+    fields = block["required"]
+    if not isinstance(fields, list) or not fields:
+        raise RubricConfigError(
+            f"'required' must be a non-empty list of field names, not {describe(fields)}; "
+            "write e.g. 'required: [title, source, author]'",
+            ("required",),
+        )
+    seen: dict[str, int] = {}
+    for index, name in enumerate(fields):
+        where = ("required", index)
+        if not isinstance(name, str) or not name.strip():
+            raise RubricConfigError(
+                f"a required field must be a non-blank name, not {describe(name)}", where
+            )
+        if name != name.strip():
+            raise RubricConfigError(
+                f"required field {name!r} has leading or trailing whitespace; write {name.strip()!r}",
+                where,
+            )
+        if name in seen:
+            raise RubricConfigError(
+                f"required field {name!r} is listed twice (first as item {seen[name] + 1}); "
+                "list each field once",
+                where,
+            )
+        seen[name] = index
+    # Unique names give unique ``missing-<name>`` codes, and none of them can be
+    # ``all-required-met``: the codes cannot collide.
+    return tuple(fields)
 
 
 def explain_required(record: Mapping[str, Any], required: Sequence[str]) -> Evidence:
