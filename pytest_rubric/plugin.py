@@ -15,21 +15,18 @@ if TYPE_CHECKING:
 from pytest_rubric.compare import json_equal
 from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
 from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
+from pytest_rubric.jsonreport import document, report_path, write_atomically
 from pytest_rubric.loader import Case, CaseFile, is_case_file, load_case_file
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator
-from pytest_rubric.report import (
-    RubricCaseError,
-    RubricMismatch,
-    Verdict,
-    format_case_error,
-    format_evaluators,
-    format_mismatch,
-)
+from pytest_rubric.report import RubricFailure, format_evaluators, format_failure
+from pytest_rubric.summary import summary_lines
 
 #: How a case's report names it; also how our reports are told apart from others.
 REPORT_DOMAIN = "[rubric] "
 
 _discovery_key = pytest.StashKey["EvaluatorDiscovery"]()
+_run_key = pytest.StashKey["RubricRun"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,6 +37,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="rubric_evaluators",
         default=False,
         help="show the registered rubric evaluators and where each comes from, then exit",
+    )
+    group.addoption(
+        "--rubric-report",
+        action="store",
+        dest="rubric_report",
+        metavar="PATH",
+        default=None,
+        type=report_path,
+        help="write a JSON report with a record per rubric case (input, expected, actual, "
+        "evidence) to PATH",
     )
 
 
@@ -67,6 +74,55 @@ def pytest_configure(config: pytest.Config) -> None:
     discovery = EvaluatorDiscovery(config.invocation_params.dir)
     config.stash[_discovery_key] = discovery
     config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
+    run = RubricRun(config)
+    config.stash[_run_key] = run
+    config.pluginmanager.register(run, "rubric-run")
+
+
+class RubricRun:
+    """The run's rubric results: gathered from test reports (a pytest-xdist
+    controller receives its workers' reports here too), summarised, reported."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.report_path: str | None = config.option.rubric_report
+        self.records: list[dict[str, Any]] = []
+        self.durations: list[float] = []
+        # Workers only run cases; their controller summarises and writes.
+        self.is_worker = hasattr(config, "workerinput")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if call.when == "call" and isinstance(item, RubricItem) and item.outcome is not None:
+            # A plain JSON attribute travels with the report to an xdist controller.
+            report.rubric = item.outcome.to_record(full=self.report_path is not None)  # type: ignore[attr-defined]
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        record = getattr(report, "rubric", None)
+        if record is not None and report.when == "call":
+            self.records.append(record)
+            self.durations.append(report.duration)
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.report_path is None or self.is_worker:
+            return
+        from pytest_rubric import __version__
+
+        write_atomically(
+            Path(self.report_path),
+            document(self.records, self.durations, int(exitstatus), __version__),
+        )
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.records or self.is_worker:
+            return
+        terminalreporter.write_sep("=", "rubric summary")
+        for line in summary_lines(self.records, self.report_path):
+            terminalreporter.write_line(line)
 
 
 class _PluginFeed:
@@ -156,40 +212,57 @@ class RubricItem(pytest.Item):
         self.case = case
         self.evaluator = evaluator
         self.display = display
+        self.outcome: CaseOutcome | None = None
+        # Shown as <property> elements by --junitxml, so CI dashboards see them.
+        self.user_properties.extend(
+            (
+                ("rubric_case", case.name),
+                ("rubric_evaluator", evaluator.name),
+                ("rubric_location", f"{display}:{case.line}"),
+            )
+        )
 
     def runtest(self) -> None:
+        self.outcome = outcome = self._evaluate()
+        if outcome.outcome != MATCHED:
+            raise RubricFailure(outcome)
+
+    def _evaluate(self) -> CaseOutcome:
         case = self.case
+        base: dict[str, Any] = {
+            "nodeid": self.nodeid,
+            "case_id": case.name,
+            "path": self.display,
+            "line": case.line,
+            "evaluator": self.evaluator.name,
+            "input": case.input,
+            "expected": case.expected,
+        }
         if case.problems:
-            raise RubricCaseError(
-                case.name, self.display, case.line, [str(problem) for problem in case.problems]
-            )
+            problems = tuple(str(problem) for problem in case.problems)
+            return CaseOutcome(**base, outcome=CASE_ERROR, problems=problems)
         try:
             actual = self.evaluator.evaluate(case.input)
         except RubricInputError as exc:
-            raise RubricCaseError(
-                case.name, self.display, case.line, [f"the input is not usable: {exc}"]
-            ) from None
-        if not json_equal(case.expected, actual):
-            explain = self.evaluator.explain
-            raise RubricMismatch(
-                Verdict(
-                    case_id=case.name,
-                    path=self.display,
-                    line=case.line,
-                    evaluator=self.evaluator.name,
-                    expected=case.expected,
-                    actual=actual,
-                    evidence=None if explain is None else explain(case.input),
-                )
-            )
+            problem = f"the input is not usable: {exc}"
+            return CaseOutcome(**base, outcome=CASE_ERROR, problems=(problem,))
+        matched = json_equal(case.expected, actual)
+        explain = self.evaluator.explain
+        # Evidence is worked out only when someone will read it.
+        wanted = not matched or self.config.option.rubric_report is not None
+        return CaseOutcome(
+            **base,
+            outcome=MATCHED if matched else MISMATCHED,
+            evaluated=True,
+            actual=actual,
+            evidence=explain(case.input) if explain is not None and wanted else None,
+        )
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, RubricMismatch):
-            return format_mismatch(excinfo.value.verdict)
-        if isinstance(excinfo.value, RubricCaseError):
-            return format_case_error(excinfo.value)
+        if isinstance(excinfo.value, RubricFailure):
+            return format_failure(excinfo.value.outcome)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -1,4 +1,4 @@
-"""Outcomes of one case, and the text people read when a case fails.
+"""The text people read: a failing case, and the list of evaluators.
 
 Formatting is plain string work: no source parsing, no traceback, so a run with
 thousands of mismatches costs about what a passing run does.
@@ -7,52 +7,21 @@ thousands of mismatches costs about what a passing run does.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from pytest_rubric.compare import MISSING, differences, json_equal
+from pytest_rubric.compare import MISSING, differences
 from pytest_rubric.evaluators import Evidence
+from pytest_rubric.outcome import MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """An evaluator's answer set against a case's expected answer."""
+class RubricFailure(Exception):
+    """Raised by a case's item when it mismatches or cannot be evaluated."""
 
-    case_id: str
-    path: str
-    line: int
-    evaluator: str
-    expected: Mapping[str, Any]
-    actual: Any
-    evidence: Evidence | None
-
-    @property
-    def matched(self) -> bool:
-        return json_equal(self.expected, self.actual)
-
-    def differences(self) -> list[tuple[str, Any, Any]]:
-        return differences(self.expected, self.actual)
-
-
-class RubricMismatch(Exception):
-    """Raised by a case's item when the answer differs from ``expected``."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        super().__init__(verdict.case_id)
-        self.verdict = verdict
-
-
-class RubricCaseError(Exception):
-    """Raised by a case's item when the case cannot be evaluated at all."""
-
-    def __init__(self, case_id: str, path: str, line: int, problems: Sequence[str]) -> None:
-        super().__init__(case_id)
-        self.case_id = case_id
-        self.path = path
-        self.line = line
-        self.problems = tuple(problems)
+    def __init__(self, outcome: CaseOutcome) -> None:
+        super().__init__(outcome.case_id)
+        self.outcome = outcome
 
 
 def show(value: Any) -> str:
@@ -65,18 +34,26 @@ def show(value: Any) -> str:
         return repr(value)
 
 
-def format_mismatch(verdict: Verdict) -> str:
-    diffs = verdict.differences()
+def format_failure(outcome: CaseOutcome) -> str:
+    if outcome.outcome == MISMATCHED:
+        return format_mismatch(outcome)
+    lines = [f"{outcome.path}:{outcome.line}: {outcome.case_id!r} cannot be evaluated"]
+    lines.extend(f"  {problem}" for problem in outcome.problems)
+    return "\n".join(lines)
+
+
+def format_mismatch(outcome: CaseOutcome) -> str:
+    diffs = differences(outcome.expected, outcome.actual)
     keys = ", ".join(key for key, _, _ in diffs)
     lines = [
-        f"{verdict.path}:{verdict.line}: {verdict.case_id!r} ({verdict.evaluator}) "
+        f"{outcome.path}:{outcome.line}: {outcome.case_id!r} ({outcome.evaluator}) "
         f"differs from expected in {keys}",
     ]
     width = max(len(key) for key, _, _ in diffs)
     for key, expected, actual in diffs:
         lines.append(f"  {key.ljust(width)}  expected {show(expected)}")
         lines.append(f"  {' ' * width}  actual   {show(actual)}{slip_hint(expected, actual)}")
-    lines.extend(format_evidence(verdict.evidence))
+    lines.extend(format_evidence(outcome.evidence))
     return "\n".join(lines)
 
 
@@ -102,12 +79,6 @@ def format_evidence(evidence: Evidence | None) -> list[str]:
     for label, value in evidence.facts.items():
         lines.append(f"  {label}: {show(value)}")
     return lines
-
-
-def format_case_error(error: RubricCaseError) -> str:
-    lines = [f"{error.path}:{error.line}: {error.case_id!r} cannot be evaluated"]
-    lines.extend(f"  {problem}" for problem in error.problems)
-    return "\n".join(lines)
 
 
 def format_evaluators(entries: Sequence[tuple[Evaluator, str]]) -> str:

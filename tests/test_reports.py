@@ -1,0 +1,289 @@
+"""Review-ready output: the terminal summary, the JSON report and JUnit properties, xdist too."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from pytest_rubric.jsonreport import schema, write_atomically
+
+EXAMPLE = Path(__file__).parent.parent / "example_project"
+
+MIXED = """\
+evaluator: agreement
+cases:
+  - id: ledger-ok
+    input: {rows: [{id: A, a: true, b: false}, {id: B, a: true, b: true}]}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 0}, agreement: 1, total: 2, disagreements: [A]}
+  - id: ledger-wrong
+    input: {rows: [{id: A, a: false, b: true}]}
+    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 0, bOnly: 1}, agreement: 1, total: 1, disagreements: [A]}
+  - id: no-rows
+    input: {rows: nope}
+    expected: {error: review-label}
+  - id: quoted
+    input: {rows: [{id: A, a: "true", b: true}]}
+    expected: {error: review-label}
+"""
+
+REASONS = """\
+evaluator: reason
+cases:
+  - id: fine
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+  - id: typo
+    input: {fields: {title: true, source: true}, pass: true, reasons: []}
+    expectd: {}
+"""
+
+
+def validate(report: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator.check_schema(schema())
+    jsonschema.validate(report, schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_the_summary_counts_each_evaluator_and_shows_each_ledger(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", ledgers=MIXED, reasons=REASONS)
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "*= rubric summary =*",
+            "agreement: 4 cases, 2 matched, 1 mismatched, 1 case error",
+            "reason: 2 cases, 1 matched, 0 mismatched, 1 case error",
+            "agreement ledgers (2):",
+            "  ledgers.rubric.yaml::ledger-ok",
+            "    bothPass 1, bothFail 0, aOnly 1, bOnly 0; agreement 1/2; disagreements: A",
+            "  ledgers.rubric.yaml::ledger-wrong [[]mismatched[]]",
+            "    bothPass 0, bothFail 0, aOnly 0, bOnly 1; agreement 0/1; disagreements: A",
+            "write the full report with: pytest --rubric-report=rubric-report.json",
+            "*= short test summary info =*",
+        ],
+        consecutive=True,
+    )
+
+
+def test_the_summary_bounds_long_lists(pytester: pytest.Pytester) -> None:
+    rows = ", ".join(f"{{id: r{n}, a: true, b: false}}" for n in range(13))
+    ids = ", ".join(f"r{n}" for n in range(13))
+    case = (
+        "  - id: big-{n}\n    input: {{rows: [{rows}]}}\n"
+        "    expected: {{matrix: {{bothPass: 0, bothFail: 0, aOnly: 13, bOnly: 0}}, agreement: 0, "
+        "total: 13, disagreements: [{ids}]}}\n"
+    )
+    body = "".join(case.format(n=n, rows=rows, ids=ids) for n in range(12))
+    pytester.makefile(".rubric.yaml", big=f"evaluator: agreement\ncases:\n{body}")
+    result = pytester.runpytest("--rubric-report=out/r.json")
+    result.stdout.fnmatch_lines(
+        [
+            "agreement: 12 cases, 12 matched, 0 mismatched, 0 case errors",
+            "agreement ledgers (12):",
+            "  big.rubric.yaml::big-0",
+            "    bothPass 0, bothFail 0, aOnly 13, bOnly 0; agreement 0/13; "
+            "disagreements: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, and 3 more",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        ["  and 2 more ledgers", "full report: out/r.json"], consecutive=True
+    )
+
+
+def test_no_summary_appears_when_no_rubric_case_ran(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain():\n    assert True\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    assert "rubric summary" not in result.stdout.str()
+
+
+def test_the_json_report_has_a_valid_record_per_case(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", ledgers=MIXED, reasons=REASONS)
+    pytester.runpytest("--rubric-report=report.json").assert_outcomes(passed=3, failed=3)
+    report = json.loads((pytester.path / "report.json").read_text())
+    validate(report)
+    assert report["exitStatus"] == 1
+    assert report["summary"] == {
+        "cases": 6,
+        "matched": 3,
+        "mismatched": 1,
+        "caseErrors": 2,
+        "evaluators": {
+            "agreement": {"cases": 4, "matched": 2, "mismatched": 1, "caseErrors": 1},
+            "reason": {"cases": 2, "matched": 1, "mismatched": 0, "caseErrors": 1},
+        },
+    }
+    by_id = {case["case"]: case for case in report["cases"]}
+    assert [case["nodeid"] for case in report["cases"]] == [
+        "ledgers.rubric.yaml::ledger-ok",
+        "ledgers.rubric.yaml::ledger-wrong",
+        "ledgers.rubric.yaml::no-rows",
+        "ledgers.rubric.yaml::quoted",
+        "reasons.rubric.yaml::fine",
+        "reasons.rubric.yaml::typo",
+    ]
+    wrong = by_id["ledger-wrong"]
+    assert {
+        key: wrong[key] for key in ("file", "line", "evaluator", "outcome", "differingKeys")
+    } == {
+        "file": "ledgers.rubric.yaml",
+        "line": 6,
+        "evaluator": "agreement",
+        "outcome": "mismatched",
+        "differingKeys": ["agreement"],
+    }
+    assert wrong["input"] == {"rows": [{"id": "A", "a": False, "b": True}]}
+    assert wrong["actual"]["agreement"] == 0
+    assert wrong["evidence"] == {
+        "facts": {
+            "matrix": {"bothPass": 0, "bothFail": 0, "aOnly": 0, "bOnly": 1},
+            "agreement": "0/1",
+            "disagreements": ["A"],
+        },
+        "problem": None,
+    }
+    assert by_id["quoted"]["evidence"]["problem"].startswith(
+        "rows[0].a (id 'A') is \"true\" (a string)"
+    )
+    assert by_id["no-rows"]["outcome"] == "case-error"
+    assert "actual" not in by_id["no-rows"]
+    assert by_id["typo"]["problems"] == [
+        "reasons.rubric.yaml:8:5: 'expectd' is not a case key; did you mean 'expected'?",
+        "reasons.rubric.yaml:6:5: the case has no 'expected'; add 'expected:' with the exact "
+        "expected answer as a mapping",
+    ]
+    fine = by_id["fine"]["evidence"]["facts"]
+    assert fine["reasons"] == {
+        "recorded": ["all-required-met"],
+        "rubric": ["all-required-met"],
+        "match": True,
+    }
+
+
+def test_the_report_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    target.write_text('{"old": true}\n')
+    with pytest.raises(TypeError):
+        write_atomically(target, {"cases": [1, 2, object()]})  # fails part-way through
+    assert json.loads(target.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
+    write_atomically(target, {"new": [1]})
+    assert json.loads(target.read_text()) == {"new": [1]}
+
+
+def test_an_interrupted_run_still_leaves_a_complete_report(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        from pytest_rubric import Evaluator, hookimpl
+
+        def stop(record):
+            raise KeyboardInterrupt
+
+        @hookimpl
+        def rubric_evaluators():
+            return [Evaluator(name="stop", description="Interrupts the run.", evaluate=stop)]
+        """
+    )
+    pytester.makefile(".rubric.yaml", a=f"{REASONS.split('  - id: typo')[0]}")
+    pytester.makefile(
+        ".rubric.yaml", z="evaluator: stop\ncases:\n  - {id: halt, input: {}, expected: {}}\n"
+    )
+    result = pytester.runpytest_subprocess("--rubric-report=report.json", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    report = json.loads((pytester.path / "report.json").read_text())
+    validate(report)
+    assert [case["case"] for case in report["cases"]] == ["fine"]
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (
+            "taken.txt/report.json",
+            "cannot write taken.txt/report.json: */taken.txt is not a writable folder; *",
+        ),
+        ("somedir", "somedir is a directory; give a file name, e.g. somedir/rubric-report.json"),
+    ],
+)
+def test_an_unwritable_report_path_is_a_usage_error_before_any_case_runs(
+    pytester: pytest.Pytester, path: str, message: str
+) -> None:
+    (pytester.path / "taken.txt").write_text("a file, not a folder")
+    (pytester.path / "somedir").mkdir()
+    pytester.makefile(".rubric.yaml", ledgers=MIXED)
+    result = pytester.runpytest(f"--rubric-report={path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*argument --rubric-report: {message}"])
+    assert "collected" not in result.stdout.str()
+
+
+def test_missing_report_folders_are_created(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", ledgers=MIXED)
+    pytester.runpytest("--rubric-report=reports/nightly/rubric.json")
+    validate(json.loads((pytester.path / "reports/nightly/rubric.json").read_text()))
+
+
+def junit_properties(path: Path) -> dict[str, dict[str, str]]:
+    tree = ET.parse(path)
+    found = {}
+    for case in tree.iter("testcase"):
+        properties = {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        found[properties["rubric_case"]] = properties
+    return found
+
+
+def test_junit_xml_carries_case_id_evaluator_and_location(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", ledgers=MIXED)
+    pytester.runpytest("--junitxml=junit.xml")
+    properties = junit_properties(pytester.path / "junit.xml")
+    assert properties["ledger-wrong"] == {
+        "rubric_case": "ledger-wrong",
+        "rubric_evaluator": "agreement",
+        "rubric_location": "ledgers.rubric.yaml:6",
+    }
+    assert len(properties) == 4
+
+
+def _without_timings(report: dict[str, Any]) -> dict[str, Any]:
+    for case in report["cases"]:
+        del case["duration"]
+    return report
+
+
+def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
+    pytester: pytest.Pytester,
+) -> None:
+    project = pytester.path / "example_project"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns(".pytest_cache", "__pycache__"))
+    # One mismatch, so the merged report has all three kinds of record.
+    ledger = project / "rubrics/newsroom/judge-vs-editor.rubric.yaml"
+    ledger.write_text(ledger.read_text().replace("agreement: 4\n", "agreement: 5\n"))
+    pytester.chdir()
+    common = ["example_project", "-p", "no:cacheprovider"]
+    serial = pytester.runpytest_subprocess(
+        *common, "--rubric-report=serial.json", "--junitxml=serial.xml"
+    )
+    parallel = pytester.runpytest_subprocess(
+        *common, "-n", "2", "--rubric-report=parallel.json", "--junitxml=parallel.xml"
+    )
+    assert serial.ret == parallel.ret == pytest.ExitCode.TESTS_FAILED
+    parallel.stdout.fnmatch_lines(
+        [
+            "*2 workers*",
+            "*= rubric summary =*",
+            "agreement: 9 cases, 8 matched, 1 mismatched, 0 case errors",
+        ]
+    )
+    serial_report = json.loads((pytester.path / "serial.json").read_text())
+    parallel_report = json.loads((pytester.path / "parallel.json").read_text())
+    validate(parallel_report)
+    assert len(parallel_report["cases"]) == 26
+    assert _without_timings(parallel_report) == _without_timings(serial_report)
+    assert junit_properties(pytester.path / "parallel.xml") == junit_properties(
+        pytester.path / "serial.xml"
+    )
