@@ -12,7 +12,7 @@ from pytest_rubric.evaluators import (
     explain_agreement,
     explain_reason,
 )
-from pytest_rubric.evaluators.agreement import IDENTITY_ERROR, LABEL_ERROR
+from pytest_rubric.evaluators.agreement import IDENTITY_ERROR, LABEL_ERROR, tally_rows
 from pytest_rubric.evaluators.reason import (
     INVALID,
     declared_codes,
@@ -54,6 +54,7 @@ AGREEMENT = Evaluator(
     evaluate=evaluate_agreement,
     codes=(IDENTITY_ERROR, LABEL_ERROR),
     explain=explain_agreement,
+    stream=tally_rows,
 )
 
 

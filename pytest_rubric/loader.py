@@ -8,19 +8,21 @@ item fails and the other cases still run. This module does not import pytest.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
+from pytest_rubric.ledgers import SUFFIXES as INPUT_SUFFIXES
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
 from pytest_rubric.yamlstrict import decode as decode_text
 from pytest_rubric.yamlstrict import load as load_yaml
 
 SUFFIXES = (".rubric.yaml", ".rubric.yml")
 FILE_KEYS = ("evaluator", "description", "rubric", "cases")
-CASE_KEYS = ("id", "note", "input", "expected")
+CASE_KEYS = ("id", "note", "input", "input_file", "expected")
 #: Characters that would break a pytest node ID or a terminal line.
 _FORBIDDEN_ID_PARTS = (
     "::",
@@ -50,6 +52,7 @@ class Case:
     ``name`` is the case ID, or ``cases[N]`` when the case has no usable ID;
     ``line`` is the 1-based line where the case starts. When ``problems`` is not
     empty the case cannot be evaluated and its item fails with those messages.
+    A case gives its input inline (``input``) or as a file (``input_file``).
     """
 
     name: str
@@ -59,6 +62,9 @@ class Case:
     input: Mapping[str, Any]
     expected: Mapping[str, Any]
     problems: tuple[CaseFileError, ...] = ()
+    #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
+    input_file: Path | None = None
+    input_file_display: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +91,14 @@ class CaseFile:
         return self.rubric_at.get(where, self.evaluator_at)
 
 
-def load_case_file(path: Path, display: str, parser: type[Any] = PARSER) -> CaseFile:
-    """Read and validate the case file at ``path``; ``display`` is how messages name it."""
+def load_case_file(
+    path: Path, display: str, parser: type[Any] = PARSER, root: Path | None = None
+) -> CaseFile:
+    """Read and validate the case file at ``path``; ``display`` is how messages name it.
+
+    ``input_file`` paths are resolved beside the case file and must stay inside
+    ``root`` (the repository), when it is given.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -96,22 +108,66 @@ def load_case_file(path: Path, display: str, parser: type[Any] = PARSER) -> Case
             1,
             f"cannot be read: {exc.strerror or exc}; check the path and its permissions",
         ) from None
-    return parse_case_file(data, display, parser)
+    return parse_case_file(data, display, parser, _InputFiles(path.parent, display, root))
 
 
-def parse_case_file(data: bytes, display: str, parser: type[Any] = PARSER) -> CaseFile:
+def parse_case_file(
+    data: bytes, display: str, parser: type[Any] = PARSER, files: _InputFiles | None = None
+) -> CaseFile:
     try:
         document = load_yaml(decode_text(data), parser)
     except StrictYAMLError as exc:
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
-    return _Validator(display, document).case_file()
+    return _Validator(display, document, files).case_file()
+
+
+class _InputFiles:
+    """Where a case file's ``input_file`` paths lead, and whether they may."""
+
+    def __init__(self, folder: Path, display: str, root: Path | None) -> None:
+        self.folder = folder
+        self.display_folder = os.path.dirname(display)
+        self.root = root.resolve() if root is not None else None
+
+    def resolve(self, value: str) -> tuple[Path, str, str | None]:
+        """The resolved path, its display name, and a problem with it (or ``None``)."""
+        display = os.path.normpath(os.path.join(self.display_folder, value))
+        if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
+            return (
+                Path(value),
+                value,
+                (f"input_file {value!r} is an absolute path; write it relative to the case file"),
+            )
+        path = (self.folder / value).resolve()
+        if self.root is not None and not path.is_relative_to(self.root):
+            return (
+                path,
+                display,
+                (
+                    f"input_file {value!r} leads outside the repository ({self.root}); "
+                    "keep ledgers inside it and write the path relative to the case file"
+                ),
+            )
+        if not value.endswith(INPUT_SUFFIXES):
+            return (
+                path,
+                display,
+                (
+                    f"input_file {value!r} must end in .json (the whole input), .jsonl or .csv "
+                    "(ledger rows)"
+                ),
+            )
+        if not path.is_file():
+            return path, display, f"input_file {value!r} does not exist ({display}); check the path"
+        return path, display, None
 
 
 class _Validator:
-    def __init__(self, path: str, document: Document) -> None:
+    def __init__(self, path: str, document: Document, files: _InputFiles | None = None) -> None:
         self.path = path
         self.document = document
         self.spans: Spans = document.spans
+        self.files = files or _InputFiles(Path("."), path, None)
 
     def error(self, pos: Position, message: str) -> CaseFileError:
         return CaseFileError(self.path, pos[0], pos[1], message)
@@ -238,6 +294,14 @@ class _Validator:
                 problems.extend(self._case_keys(raw, at))
             case_input = raw.get("input")
             expected = raw.get("expected")
+            input_file: Path | None = None
+            input_file_display = ""
+            if not problems and isinstance(raw.get("input_file"), str):
+                input_file, input_file_display, file_problem = self.files.resolve(raw["input_file"])
+                if file_problem is not None:
+                    problems.append(
+                        self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
+                    )
             out.append(
                 Case(
                     name,
@@ -247,6 +311,8 @@ class _Validator:
                     case_input if isinstance(case_input, dict) else {},
                     expected if isinstance(expected, dict) else {},
                     tuple(problems),
+                    input_file,
+                    input_file_display,
                 )
             )
         return tuple(out)
@@ -301,10 +367,29 @@ class _Validator:
                     f"'note' must be text, not {_kind(note)}; quote it or remove it",
                 )
             )
+        if "input" in case and "input_file" in case:
+            problems.append(
+                self.error(
+                    keys["input_file"][0],
+                    "the case has both 'input' and 'input_file'; keep one of them",
+                )
+            )
+        if "input_file" in case:
+            value = case["input_file"]
+            if not isinstance(value, str) or not value.strip():
+                problems.append(
+                    self.error(
+                        keys["input_file"][1],
+                        f"'input_file' must be a path, not {_kind(value)}; "
+                        "write e.g. 'input_file: ledgers/week-47.jsonl'",
+                    )
+                )
         for key, what in (
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),
         ):
+            if key == "input" and "input_file" in case:
+                continue
             if key not in case:
                 problems.append(
                     self.error(

@@ -36,6 +36,9 @@ class CaseOutcome:
     actual: Any = None
     evidence: Evidence | None = None
     problems: tuple[str, ...] = ()
+    #: Set when the input came from ``input_file``; the report names the file
+    #: instead of copying a ledger that may hold a million rows.
+    input_file: str = ""
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated:
@@ -61,8 +64,11 @@ class CaseOutcome:
                     "facts": jsonable(self.evidence.facts),
                     "problem": self.evidence.problem,
                 }
+            if self.input_file:
+                record["inputFile"] = self.input_file
+            else:
+                record["input"] = self.input
             record.update(
-                input=self.input,
                 expected=self.expected,
                 differingKeys=self.differing_keys(),
                 evidence=evidence,

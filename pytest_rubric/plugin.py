@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 from pytest_rubric.compare import json_equal
 from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
 from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
+from pytest_rubric.evaluators import Evidence
 from pytest_rubric.jsonreport import document, report_path, write_atomically
+from pytest_rubric.ledgers import RowReader, read_json
 from pytest_rubric.loader import Case, CaseFile, is_case_file, load_case_file
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator
@@ -175,7 +177,7 @@ class RubricFile(pytest.File):
 
     def collect(self) -> Iterator[RubricItem]:
         display = _display_path(self.config, self.path)
-        case_file = load_case_file(self.path, display)
+        case_file = load_case_file(self.path, display, root=self.config.rootpath)
         registry = self.config.stash[_discovery_key].registry_for(self.path)
         evaluator = registry.get(case_file.evaluator)
         if evaluator is None:
@@ -237,17 +239,17 @@ class RubricItem(pytest.Item):
             "evaluator": self.evaluator.name,
             "input": case.input,
             "expected": case.expected,
+            "input_file": case.input_file_display,
         }
         if case.problems:
             problems = tuple(str(problem) for problem in case.problems)
             return CaseOutcome(**base, outcome=CASE_ERROR, problems=problems)
         try:
-            actual = self.evaluator.evaluate(case.input)
+            actual, explain = self._answer()
         except RubricInputError as exc:
             problem = f"the input is not usable: {exc}"
             return CaseOutcome(**base, outcome=CASE_ERROR, problems=(problem,))
         matched = json_equal(case.expected, actual)
-        explain = self.evaluator.explain
         # Evidence is worked out only when someone will read it.
         wanted = not matched or self.config.option.rubric_report is not None
         return CaseOutcome(
@@ -255,8 +257,26 @@ class RubricItem(pytest.Item):
             outcome=MATCHED if matched else MISMATCHED,
             evaluated=True,
             actual=actual,
-            evidence=explain(case.input) if explain is not None and wanted else None,
+            evidence=explain() if wanted else None,
         )
+
+    def _answer(self) -> tuple[Any, Callable[[], Evidence | None]]:
+        """The evaluator's answer, and a way to the evidence behind it."""
+        case, evaluator = self.case, self.evaluator
+        if case.input_file is None:
+            data: Mapping[str, Any] = case.input
+        elif case.input_file.suffix == ".json":
+            data = read_json(case.input_file, case.input_file_display)
+        else:
+            reader = RowReader(case.input_file, case.input_file_display)
+            if evaluator.stream is not None:
+                answer, evidence = evaluator.stream(reader, reader.where)
+                return answer, lambda: evidence
+            data = {"rows": list(reader)}
+        explain = evaluator.explain
+        if explain is None:
+            return evaluator.evaluate(data), lambda: None
+        return evaluator.evaluate(data), lambda: explain(data)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None

@@ -21,6 +21,10 @@ class Evaluator:
     ``configure``, when given, takes a case file's ``rubric:`` block and returns
     the evaluator that file uses; it raises :class:`RubricConfigError` for a
     block it cannot take. Without it, a ``rubric:`` block is an error.
+    ``stream``, when given, answers for ledger rows read one at a time from an
+    ``input_file`` (``.jsonl``, ``.csv``) without holding them all: it takes the
+    rows and a function naming row N's place, and returns the answer and its
+    evidence. Without it, such rows are gathered into ``{"rows": [...]}``.
     """
 
     name: str
@@ -29,6 +33,7 @@ class Evaluator:
     codes: tuple[str, ...] = ()
     explain: Callable[[Mapping[str, Any]], Evidence] | None = None
     configure: Callable[[Mapping[str, Any]], Evaluator] | None = None
+    stream: Callable[[Iterable[Any], Callable[[int], str]], tuple[Any, Evidence]] | None = None
 
 
 class Registry:

@@ -360,3 +360,17 @@ def test_the_example_project_passes_with_the_seven_seed_cases(pytester: pytest.P
         ]
     )
     assert result.ret == pytest.ExitCode.OK
+
+
+def test_node_ids_are_the_same_across_runs_and_hash_seeds(pytester: pytest.Pytester) -> None:
+    example = Path(__file__).parent.parent / "example_project"
+    listings = []
+    for seed in ("0", "1", "4242"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("PYTHONHASHSEED", seed)
+            result = pytester.runpytest_subprocess(
+                str(example), "--collect-only", "-q", "-p", "no:cacheprovider"
+            )
+        listings.append([line for line in result.stdout.lines if "::" in line])
+    assert len(listings[0]) == 26
+    assert listings[0] == listings[1] == listings[2]

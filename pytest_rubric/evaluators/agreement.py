@@ -1,14 +1,17 @@
 """``agreement``: two graders' Boolean labels per case, as a 2x2 matrix.
 
 Identity is checked before labels, as the reference does: every row needs a
-unique, non-blank text ID before any label is looked at. Disagreements are kept
-by ID, in row order, for separate review; nothing is resolved, and no
-chance-corrected statistic is computed or implied.
+unique, non-blank text ID before any label counts. Disagreements are kept by ID,
+in row order, for separate review; nothing is resolved, and no chance-corrected
+statistic is computed or implied.
+
+Rows are tallied in one pass over any iterable, so a ledger streamed from a file
+needs memory for its distinct IDs only, never for the parsed ledger.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pytest_rubric.errors import RubricInputError
@@ -21,10 +24,13 @@ LABEL_ERROR = "review-label"
 #: LineTerminator (ECMA-262), i.e. TAB, VT, FF, SP, NBSP, ZWNBSP (U+FEFF), the
 #: Unicode ``Zs`` category, LF, CR, LS and PS. Python's ``str.isspace`` differs
 #: both ways: it counts U+001C..U+001F and U+0085, and not U+FEFF.
-JS_WHITESPACE = frozenset(
+JS_WHITESPACE_CHARS = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
+JS_WHITESPACE = frozenset(JS_WHITESPACE_CHARS)
+
+_ABSENT: Any = object()
 
 
 def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,52 +46,112 @@ def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, Any]:
     Raises :class:`RubricInputError` when ``ledger`` is not a mapping with a
     ``rows`` list.
     """
-    rows = _rows(ledger)
-    if _identity_problem(rows) is not None:
-        return {"error": IDENTITY_ERROR}
-    if _label_problem(rows) is not None:
-        return {"error": LABEL_ERROR}
-    both_pass = both_fail = a_only = b_only = 0
-    disagreements: list[str] = []
-    for row in rows:
-        a, b = row["a"], row["b"]
-        if a and b:
-            both_pass += 1
-        elif a:
-            a_only += 1
-            disagreements.append(row["id"])
-        elif b:
-            b_only += 1
-            disagreements.append(row["id"])
-        else:
-            both_fail += 1
-    return {
-        "matrix": {"bothPass": both_pass, "bothFail": both_fail, "aOnly": a_only, "bOnly": b_only},
-        "agreement": both_pass + both_fail,
-        "total": len(rows),
-        "disagreements": disagreements,
-    }
+    return tally_rows(_rows(ledger))[0]
 
 
 def explain_agreement(ledger: Mapping[str, Any]) -> Evidence:
     """The evidence behind :func:`evaluate_agreement`'s answer for ``ledger``."""
-    rows = _rows(ledger)
-    problem = _identity_problem(rows) or _label_problem(rows)
-    if problem is not None:
-        return Evidence(problem=problem)
-    answer = evaluate_agreement(ledger)
-    return Evidence(
+    return tally_rows(_rows(ledger))[1]
+
+
+def tally_rows(
+    rows: Iterable[Any], where: Callable[[int], str] | None = None
+) -> tuple[dict[str, Any], Evidence]:
+    """:func:`evaluate_agreement`'s answer, and its evidence, in one pass over ``rows``.
+
+    ``where(index)`` names a row in problem messages (``rows[N]`` by default; a
+    ledger file names its path and line). Once an identity problem is found the
+    answer is settled and the rest is not read; after a label problem, later rows
+    are still checked for identity, which the reference checks first.
+    """
+    name = where or _row_name
+    seen: dict[str, int] = {}
+    identity: str | None = None
+    label: str | None = None
+    both_pass = both_fail = a_only = b_only = 0
+    disagreements: list[str] = []
+    for index, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            identity = f"{name(index)} is {describe(row)}, not a mapping with id, a and b"
+            break
+        case_id = row.get("id", _ABSENT)
+        if type(case_id) is not str:
+            identity = _id_problem(name(index), case_id)
+            break
+        if not case_id.strip(JS_WHITESPACE_CHARS):
+            identity = f"{name(index)}.id is {describe(case_id)}, which is blank"
+            break
+        first = seen.setdefault(case_id, index)
+        if first != index:
+            identity = f"{name(index)}.id {case_id!r} repeats {_row_name(first)}.id"
+            break
+        if label is not None:
+            continue
+        a = row.get("a", _ABSENT)
+        b = row.get("b", _ABSENT)
+        if type(a) is not bool or type(b) is not bool:
+            label = _label_problem(name(index), case_id, a, b)
+        elif a:
+            if b:
+                both_pass += 1
+            else:
+                a_only += 1
+                disagreements.append(case_id)
+        elif b:
+            b_only += 1
+            disagreements.append(case_id)
+        else:
+            both_fail += 1
+    if identity is not None:
+        return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
+    if label is not None:
+        return {"error": LABEL_ERROR}, Evidence(problem=label)
+    matrix = {"bothPass": both_pass, "bothFail": both_fail, "aOnly": a_only, "bOnly": b_only}
+    agreement = both_pass + both_fail
+    total = agreement + a_only + b_only
+    answer = {
+        "matrix": matrix,
+        "agreement": agreement,
+        "total": total,
+        "disagreements": disagreements,
+    }
+    evidence = Evidence(
         facts={
-            "matrix": answer["matrix"],
-            "agreement": f"{answer['agreement']}/{answer['total']}",
-            "disagreements": answer["disagreements"],
+            "matrix": dict(matrix),
+            "agreement": f"{agreement}/{total}",
+            "disagreements": list(disagreements),
         }
     )
+    return answer, evidence
 
 
 def js_blank(text: str) -> bool:
     """True when ``text.trim()`` would be empty in JavaScript."""
-    return all(char in JS_WHITESPACE for char in text)
+    return not text.strip(JS_WHITESPACE_CHARS)
+
+
+def _row_name(index: int) -> str:
+    return f"rows[{index}]"
+
+
+def _id_problem(row: str, case_id: Any) -> str:
+    if case_id is _ABSENT:
+        return f"{row} has no id; every row needs a non-blank text id"
+    message = f"{row}.id is {describe(case_id)}, not a string"
+    if isinstance(case_id, (int, float)) and not is_bool(case_id):
+        message += f"; quote it: id: '{case_id}'"
+    return message
+
+
+def _label_problem(row: str, case_id: str, a: Any, b: Any) -> str:
+    """Called when ``a`` or ``b`` is not a boolean: name the first that is not."""
+    grader, value = ("a", a) if type(a) is not bool else ("b", b)
+    if value is _ABSENT:
+        return (
+            f"{row} (id {case_id!r}) has no label {grader}; "
+            f"a missing label is an evidence gap, not a guess"
+        )
+    return not_boolean(f"{row}.{grader} (id {case_id!r})", value)
 
 
 def _rows(ledger: object) -> list[Any]:
@@ -104,37 +170,3 @@ def _rows(ledger: object) -> list[Any]:
             f"not {describe(rows)}"
         )
     return rows
-
-
-def _identity_problem(rows: list[Any]) -> str | None:
-    seen: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            return f"rows[{index}] is {describe(row)}, not a mapping with id, a and b"
-        if "id" not in row:
-            return f"rows[{index}] has no id; every row needs a non-blank text id"
-        case_id = row["id"]
-        if not isinstance(case_id, str):
-            message = f"rows[{index}].id is {describe(case_id)}, not a string"
-            if isinstance(case_id, (int, float)) and not is_bool(case_id):
-                message += f"; quote it: id: '{case_id}'"
-            return message
-        if js_blank(case_id):
-            return f"rows[{index}].id is {describe(case_id)}, which is blank"
-        if case_id in seen:
-            return f"rows[{index}].id {case_id!r} repeats rows[{seen[case_id]}].id"
-        seen[case_id] = index
-    return None
-
-
-def _label_problem(rows: list[Any]) -> str | None:
-    for index, row in enumerate(rows):
-        for grader in ("a", "b"):
-            if grader not in row:
-                return (
-                    f"rows[{index}] (id {row['id']!r}) has no label {grader}; "
-                    f"a missing label is an evidence gap, not a guess"
-                )
-            if not is_bool(row[grader]):
-                return not_boolean(f"rows[{index}].{grader} (id {row['id']!r})", row[grader])
-    return None

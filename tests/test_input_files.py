@@ -1,0 +1,276 @@
+"""``input_file:``: ledgers in .jsonl and .csv, whole inputs in .json, read beside the case file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_rubric import RubricInputError, evaluate_agreement
+from pytest_rubric.evaluators.agreement import tally_rows
+from pytest_rubric.ledgers import RowReader, read_json
+
+MATRIX_3 = (
+    "{matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 2, total: 3, "
+    "disagreements: [hl-2]}"
+)
+
+
+def case_file(input_file: str, expected: str = MATRIX_3, evaluator: str = "agreement") -> str:
+    return (
+        f"evaluator: {evaluator}\ncases:\n  - id: from-file\n    input_file: {input_file}\n"
+        f"    expected: {expected}\n"
+    )
+
+
+def jsonl(*rows: Any) -> str:
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+ROWS = [
+    {"id": "hl-1", "a": True, "b": True},
+    {"id": "hl-2", "a": True, "b": False},
+    {"id": "hl-3", "a": False, "b": False},
+]
+
+
+def test_a_jsonl_ledger_is_evaluated_like_inline_rows(pytester: pytest.Pytester) -> None:
+    (pytester.path / "ledgers").mkdir()
+    (pytester.path / "ledgers/week.jsonl").write_text(jsonl(*ROWS))
+    pytester.makefile(".rubric.yaml", c=case_file("ledgers/week.jsonl"))
+    pytester.runpytest("-v").assert_outcomes(passed=1)
+
+
+def test_a_csv_ledger_has_booleans_only_in_true_and_false_cells(pytester: pytest.Pytester) -> None:
+    (pytester.path / "week.csv").write_text(
+        "id,a,b\nhl-1,true,true\nhl-2,true,false\nhl-3,false,false\n"
+    )
+    (pytester.path / "odd.csv").write_text('b,id,a\ntrue,"hl, 1",true\nTRUE,hl-2,true\n')
+    (pytester.path / "empty-cell.csv").write_text("id,a,b\nhl-1,true,\n")
+    pytester.makefile(".rubric.yaml", c=case_file("week.csv"))
+    pytester.makefile(".rubric.yaml", odd=case_file("odd.csv", "{error: review-label}"))
+    pytester.makefile(".rubric.yaml", empty=case_file("empty-cell.csv", "{error: review-label}"))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=3)
+
+
+def test_a_json_file_gives_the_whole_input(pytester: pytest.Pytester) -> None:
+    record = {
+        "fields": {"title": False, "source": True},
+        "pass": False,
+        "reasons": ["all-required-met"],
+    }
+    (pytester.path / "record.json").write_text(json.dumps(record))
+    expected = "{expectedPass: false, expectedReasons: [missing-title], coherent: false}"
+    pytester.makefile(".rubric.yaml", c=case_file("record.json", expected, evaluator="reason"))
+    pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_a_label_problem_in_a_ledger_file_names_the_file_and_line(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.jsonl").write_text(
+        jsonl(*ROWS[:2], {"id": "hl-3", "a": "true", "b": False})
+    )
+    pytester.makefile(".rubric.yaml", c=case_file("week.jsonl"))
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "  invalid input: week.jsonl:3 rows[2].a (id 'hl-3') is \"true\" (a string), not a boolean; "
+            "write true without quotes"
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "bad.jsonl",
+            jsonl(*ROWS[:1]) + '{"id": "hl-2", "a": tru}\n',
+            "bad.jsonl:2:*: invalid JSON: Expecting value; every line of a .jsonl ledger is one JSON object",
+        ),
+        (
+            "blank.jsonl",
+            jsonl(*ROWS[:1]) + "\n" + jsonl(*ROWS[1:2]),
+            "blank.jsonl:2: a blank line; *",
+        ),
+        (
+            "dup.jsonl",
+            '{"id": "A", "a": true, "a": false, "b": true}\n',
+            "dup.jsonl:1: duplicate key 'a'; keep one of them",
+        ),
+        (
+            "nan.jsonl",
+            '{"id": "A", "a": NaN, "b": true}\n',
+            "nan.jsonl:1: NaN is not JSON; write a number or a string",
+        ),
+        (
+            "header.csv",
+            "case,a,b\nA,true,true\n",
+            "header.csv:1: the header must name the columns id, a and b (found 'case,a,b'); "
+            "write 'id,a,b' on the first line",
+        ),
+        (
+            "short.csv",
+            "id,a,b\nA,true,true\nB,true\n",
+            "short.csv:3: 2 cells where the header has 3 (id,a,b); quote a cell that holds a comma",
+        ),
+        (
+            "list.json",
+            "[1, 2]",
+            "list.json: the file must hold one JSON object (the evaluator's input), not list",
+        ),
+        ("broken.json", '{"rows": [\n  {"id": "A",}\n]}', "broken.json:2:14: invalid JSON: *"),
+    ],
+)
+def test_a_malformed_input_file_fails_its_case_naming_file_and_line(
+    pytester: pytest.Pytester, name: str, content: str, message: str
+) -> None:
+    (pytester.path / name).write_text(content)
+    pytester.makefile(".rubric.yaml", c=case_file(name))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "c.rubric.yaml:3: 'from-file' cannot be evaluated",
+            f"  the input is not usable: {message}",
+        ],
+        consecutive=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "../outside.jsonl",
+            "input_file '../outside.jsonl' leads outside the repository (*); keep ledgers inside it *",
+        ),
+        (
+            "/etc/ledger.jsonl",
+            "input_file '/etc/ledger.jsonl' is an absolute path; write it relative to the case file",
+        ),
+        (
+            "missing.jsonl",
+            "input_file 'missing.jsonl' does not exist (repo/missing.jsonl); check the path",
+        ),
+        (
+            "ledger.txt",
+            "input_file 'ledger.txt' must end in .json (the whole input), .jsonl or .csv (ledger rows)",
+        ),
+    ],
+)
+def test_an_input_file_that_cannot_be_used_is_a_case_error(
+    pytester: pytest.Pytester, value: str, message: str
+) -> None:
+    (pytester.path / "outside.jsonl").write_text(jsonl(*ROWS))
+    repo = pytester.path / "repo"
+    repo.mkdir()
+    (repo / "pytest.ini").write_text("[pytest]\n")
+    (repo / "ledger.txt").write_text("id,a,b\n")
+    (repo / "c.rubric.yaml").write_text(case_file(value))
+    result = pytester.runpytest("repo")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"  repo/c.rubric.yaml:4:17: {message}"])
+
+
+def test_input_and_input_file_together_are_refused(pytester: pytest.Pytester) -> None:
+    (pytester.path / "w.jsonl").write_text(jsonl(*ROWS))
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: both\n    input: {rows: []}\n    input_file: w.jsonl\n"
+        "    expected: {}\n",
+    )
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        ["  c.rubric.yaml:5:5: the case has both 'input' and 'input_file'; keep one of them"]
+    )
+
+
+def test_the_report_names_the_input_file_instead_of_copying_the_ledger(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.jsonl").write_text(jsonl(*ROWS))
+    pytester.makefile(".rubric.yaml", c=case_file("week.jsonl"))
+    pytester.runpytest("--rubric-report=r.json").assert_outcomes(passed=1)
+    (record,) = json.loads((pytester.path / "r.json").read_text())["cases"]
+    assert record["inputFile"] == "week.jsonl"
+    assert "input" not in record
+    assert record["actual"]["disagreements"] == ["hl-2"]
+
+
+def test_an_identity_problem_after_a_label_problem_still_wins_when_streaming(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "l.jsonl"
+    path.write_text(
+        jsonl(
+            {"id": "A", "a": "yes", "b": True},
+            {"id": "B", "a": True, "b": True},
+            {"id": "A", "a": True, "b": True},
+        )
+    )
+    reader = RowReader(path, "l.jsonl")
+    answer, evidence = tally_rows(reader, reader.where)
+    assert answer == {"error": "review-case-identity"}
+    assert evidence.problem == "l.jsonl:3 rows[2].id 'A' repeats rows[0].id"
+
+
+def test_reading_stops_at_the_first_identity_problem(tmp_path: Path) -> None:
+    path = tmp_path / "l.jsonl"
+    path.write_text(
+        jsonl({"id": "A", "a": True, "b": True}, {"id": " ", "a": True, "b": True}) + "not json\n"
+    )
+    reader = RowReader(path, "l.jsonl")
+    assert tally_rows(reader, reader.where)[0] == {"error": "review-case-identity"}
+
+
+def test_read_json_refuses_duplicate_keys(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text('{"rows": [], "rows": [1]}')
+    with pytest.raises(
+        RubricInputError, match=r"^x\.json: duplicate key 'rows'; keep one of them$"
+    ):
+        read_json(path, "x.json")
+
+
+ledger_rows = st.lists(
+    st.fixed_dictionaries(
+        {
+            "id": st.sampled_from(["A", "B", "C", "D", " ", "\u3000", "e"]),
+            # Strings other than "true"/"false", which a CSV cell would make booleans.
+            "a": st.booleans() | st.sampled_from(["", "TRUE", "yes"]),
+            "b": st.booleans() | st.sampled_from(["False", "x"]),
+        }
+    ),
+    max_size=8,
+)
+
+
+@given(rows=ledger_rows)
+def test_streamed_jsonl_and_csv_ledgers_answer_exactly_as_inline_rows(
+    rows: list[dict[str, Any]],
+) -> None:
+    expected = evaluate_agreement({"rows": rows})
+    lines = "".join(json.dumps(row) + "\n" for row in rows)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["id", "a", "b"])
+    for row in rows:
+        writer.writerow(
+            [row["id"], *(str(row[k]).lower() if type(row[k]) is bool else row[k] for k in "ab")]
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix, content in ((".jsonl", lines), (".csv", buffer.getvalue())):
+            path = Path(folder) / f"ledger{suffix}"
+            path.write_text(content)
+            reader = RowReader(path, path.name)
+            assert tally_rows(reader, reader.where)[0] == expected
