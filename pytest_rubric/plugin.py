@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-if TYPE_CHECKING:
-    from _pytest._code.code import TerminalRepr, TracebackStyle
-
+from pytest_rubric import __version__
 from pytest_rubric.compare import json_equal
 from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
 from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
@@ -23,6 +21,9 @@ from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator
 from pytest_rubric.report import RubricFailure, format_evaluators, format_failure
 from pytest_rubric.summary import summary_lines
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
 
 #: How a case's report names it; also how our reports are told apart from others.
 REPORT_DOMAIN = "[rubric] "
@@ -112,8 +113,6 @@ class RubricRun:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.report_path is None or self.is_worker:
             return
-        from pytest_rubric import __version__
-
         write_atomically(
             Path(self.report_path),
             document(self.records, self.durations, int(exitstatus), __version__),
@@ -251,7 +250,7 @@ class RubricItem(pytest.Item):
             return CaseOutcome(**base, outcome=CASE_ERROR, problems=(problem,))
         matched = json_equal(case.expected, actual)
         # Evidence is worked out only when someone will read it.
-        wanted = not matched or self.config.option.rubric_report is not None
+        wanted = not matched or self.config.stash[_run_key].report_path is not None
         return CaseOutcome(
             **base,
             outcome=MATCHED if matched else MISMATCHED,
