@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+# pytest's failure-representation base class; long stable, though not re-exported.
+from _pytest._code.code import TerminalRepr
 
 from pytest_rubric import __version__
 from pytest_rubric.compare import json_equal
@@ -23,7 +27,8 @@ from pytest_rubric.report import RubricFailure, format_evaluators, format_failur
 from pytest_rubric.summary import summary_lines
 
 if TYPE_CHECKING:
-    from _pytest._code.code import TerminalRepr, TracebackStyle
+    from _pytest._code.code import TracebackStyle
+    from _pytest._io import TerminalWriter
 
 #: How a case's report names it; also how our reports are told apart from others.
 REPORT_DOMAIN = "[rubric] "
@@ -205,6 +210,29 @@ class RubricFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
+class FailureText(TerminalRepr):
+    """A case's failure text, whose first line (``path:line: what differs``) is the
+    one-line message pytest shows in its short summary, in JUnit XML and with
+    ``--tb=line``, on every supported pytest version."""
+
+    def __init__(self, text: str, *, brief: bool = False) -> None:
+        self.text = text
+        self.brief = brief
+        self.reprcrash = _Headline(text.partition("\n")[0])
+
+    def toterminal(self, tw: TerminalWriter) -> None:
+        if not self.brief:
+            tw.line(self.text)
+
+
+@dataclass(frozen=True)
+class _Headline:
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class RubricItem(pytest.Item):
     """One case: evaluate its input and compare the answer with ``expected``."""
 
@@ -281,7 +309,9 @@ class RubricItem(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, RubricFailure):
-            return format_failure(excinfo.value.outcome)
+            text = format_failure(excinfo.value.outcome)
+            # With --tb=line pytest prints only the headline (``reprcrash``).
+            return FailureText(text, brief=self.config.getoption("tbstyle", "auto") == "line")
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -374,3 +374,26 @@ def test_node_ids_are_the_same_across_runs_and_hash_seeds(pytester: pytest.Pytes
         listings.append([line for line in result.stdout.lines if "::" in line])
     assert len(listings[0]) == 28
     assert listings[0] == listings[1] == listings[2]
+
+
+def test_tb_line_shows_one_line_per_mismatch(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest("--tb=line")
+    result.stdout.fnmatch_lines(
+        [
+            "*= FAILURES =*",
+            "ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total",
+            "*= rubric summary =*",
+        ],
+        consecutive=True,
+    )
+
+
+def test_junit_failure_message_is_the_headline(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    pytester.runpytest("--junitxml=junit.xml")
+    text = (pytester.path / "junit.xml").read_text()
+    assert (
+        "<failure message=\"ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total\">"
+        in text
+    )
