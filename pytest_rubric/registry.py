@@ -65,9 +65,6 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self._by_name)
 
-    def source(self, name: str) -> str:
-        return self._by_name[name][1]
-
     def suggest(self, name: str) -> str | None:
         """The registered name nearest to a misspelt ``name``, if any is close."""
         close = difflib.get_close_matches(name, self.names(), n=1)

@@ -65,9 +65,7 @@ def kind_of(value: object) -> str:
         return "null"
     if is_bool(value):
         return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
+    if isinstance(value, (int, float)):
         return "a number"
     if isinstance(value, str):
         return "a string"

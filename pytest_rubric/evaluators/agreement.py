@@ -125,11 +125,6 @@ def tally_rows(
     return answer, evidence
 
 
-def js_blank(text: str) -> bool:
-    """True when ``text.trim()`` would be empty in JavaScript."""
-    return not text.strip(JS_WHITESPACE_CHARS)
-
-
 def _row_name(index: int) -> str:
     return f"rows[{index}]"
 

@@ -24,7 +24,6 @@ ALL_REQUIRED_MET = "all-required-met"
 INVALID = "invalid-reason-input"
 #: The rubric's required fields, in the order their codes are derived.
 REQUIRED_FIELDS: tuple[str, ...] = ("title", "source")
-DECLARED_CODES: tuple[str, ...] = ("missing-title", "missing-source", ALL_REQUIRED_MET)
 
 
 def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
