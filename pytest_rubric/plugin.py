@@ -224,6 +224,10 @@ class FailureText(TerminalRepr):
         if not self.brief:
             tw.line(self.text)
 
+    def __str__(self) -> str:
+        # What pytest-xdist sends to its controller in place of this object.
+        return self.reprcrash.message if self.brief else self.text
+
 
 @dataclass(frozen=True)
 class _Headline:

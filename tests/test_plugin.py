@@ -397,3 +397,17 @@ def test_junit_failure_message_is_the_headline(pytester: pytest.Pytester) -> Non
         "<failure message=\"ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total\">"
         in text
     )
+
+
+@pytest.mark.parametrize("tb", ["auto", "line"])
+def test_failure_text_survives_xdist(pytester: pytest.Pytester, tb: str) -> None:
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest_subprocess("-n", "2", f"--tb={tb}", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total"]
+    )
+    if tb == "auto":
+        result.stdout.fnmatch_lines(
+            ["  total  expected 3", "         actual   2"], consecutive=True
+        )
