@@ -404,9 +404,9 @@ def test_failure_text_survives_xdist(pytester: pytest.Pytester, tb: str) -> None
     pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
     result = pytester.runpytest_subprocess("-n", "2", f"--tb={tb}", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(
-        ["ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total"]
-    )
+    # With --tb=line, pytest cuts a string failure (what xdist hands over) to 50 characters
+    # for its crash line; older pytest prints only that line.
+    result.stdout.fnmatch_lines(["ledger.rubric.yml:4: 'wrong-total' (agreement) dif*"])
     if tb == "auto":
         result.stdout.fnmatch_lines(
             ["  total  expected 3", "         actual   2"], consecutive=True
