@@ -1,21 +1,43 @@
-"""``--rubric-report``: one JSON document with a record per case, written atomically."""
+"""``--rubric-report``: one JSON document with a record per case, written atomically.
+
+The path is checked before any case runs (a folder, a device, a FIFO or a path
+that cannot be made is a usage error); the write at the end never leaves a part
+of a file or a temporary file behind, and a failed write is reported as one
+line, keeping the previous report.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pytest_rubric.summary import counts
+from pytest_rubric.outcome import OUTCOMES
+from pytest_rubric.records import CaseRecord, counts, in_file_order
 
 FORMAT = "pytest-rubric-report"
-VERSION = 1
+VERSION = 2
 SCHEMA_FILE = "report.schema.json"
+#: The report's count names, by outcome.
+COUNT_NAMES = {
+    "matched": "matched",
+    "mismatched": "mismatched",
+    "case-error": "caseErrors",
+    "skipped": "skipped",
+    "xfailed": "xfailed",
+    "xpassed": "xpassed",
+}
+
+
+class ReportWriteError(Exception):
+    """The report could not be written; the message is one line for people."""
 
 
 def schema() -> dict[str, Any]:
@@ -27,49 +49,52 @@ def schema() -> dict[str, Any]:
 
 def report_path(value: str) -> str:
     """``--rubric-report``'s ``type=``: a path that can be written, checked before any case runs."""
-    path = Path(value)
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            "give a file name, e.g. --rubric-report=rubric-report.json"
-        )
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(
-            f"{value} is a directory; give a file name, e.g. {path / 'rubric-report.json'}"
-        )
-    folder = path.absolute().parent
-    while not folder.exists():  # missing folders are created, as --junitxml does
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(
-            f"cannot write {value}: {folder} is not a writable folder; choose a path you can write"
-        )
+    problem = _path_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
-def document(
-    records: Sequence[dict[str, Any]], durations: Sequence[float], exit_status: int, version: str
-) -> dict[str, Any]:
-    """The report: records sorted by file and line, so every run order gives one document."""
-    cases = [
-        {**record, "duration": round(duration, 6)}
-        for record, duration in sorted(
-            zip(records, durations, strict=True),
-            key=lambda pair: (pair[0]["file"], pair[0]["line"]),
-        )
-    ]
+def _path_problem(value: str) -> str | None:
+    if not value.strip():
+        return "give a file name, e.g. --rubric-report=rubric-report.json"
+    try:
+        target = Path(os.path.realpath(value))  # a symlink is written through, as --junitxml does
+        try:
+            mode = target.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
+            return f"{value} is a directory; give a file name, e.g. {Path(value) / 'rubric-report.json'}"
+        if mode is not None and not stat.S_ISREG(mode):
+            return f"{value} is not a regular file (a device, FIFO or socket); give a file name"
+        if len(target.name.encode("utf-8", "surrogateescape")) > 240:
+            return f"the file name in {value[:60]}… is too long; give a shorter name"
+        folder = target.parent
+        while not folder.exists():  # missing folders are created, as --junitxml does
+            folder = folder.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            return f"cannot write {value}: {folder} is not a writable folder; choose a path you can write"
+    except (OSError, ValueError) as exc:
+        return f"cannot write {value!r}: {_reason(exc)}; choose another path"
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return os.strerror(exc.errno).lower()
+    return str(exc) or type(exc).__name__
+
+
+def document(records: Iterable[CaseRecord], exit_status: int, version: str) -> dict[str, Any]:
+    """The report: records in file order, so every run order gives one document."""
+    cases = in_file_order(records)
     per_evaluator = {
-        name: {
-            "cases": row["cases"],
-            "matched": row["matched"],
-            "mismatched": row["mismatched"],
-            "caseErrors": row["case-error"],
-        }
-        for name, row in counts(records).items()
+        name: {"cases": row["cases"], **{COUNT_NAMES[key]: row[key] for key in OUTCOMES}}
+        for name, row in counts(cases).items()
     }
-    totals = {
-        key: sum(row[key] for row in per_evaluator.values())
-        for key in ("cases", "matched", "mismatched", "caseErrors")
-    }
+    names = ("cases", *COUNT_NAMES.values())
+    totals = {key: sum(row[key] for row in per_evaluator.values()) for key in names}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -82,16 +107,34 @@ def document(
 
 def write_atomically(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` as JSON to ``path`` so that readers see the old file or the new
-    one, never a part: a temporary file in the same folder, flushed, then renamed."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    one, never a part: a temporary file in the same folder, flushed, then renamed.
+    A symlink at ``path`` is written through to its target.
+
+    Raises :class:`ReportWriteError` with a one-line reason; nothing is left behind.
+    """
+    target = Path(os.path.realpath(path))
+    temporary: str | None = None
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(
+            prefix=".rubric-report-", suffix=".tmp", dir=target.parent
+        )
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(data, stream, ensure_ascii=False, indent=1)
             stream.write("\n")
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        if os.path.exists(target) and not os.path.isfile(target):
+            raise ReportWriteError(
+                f"the rubric report was not written to {path}: it is no longer a regular file"
+            )
+        os.replace(temporary, target)
+        temporary = None
+    except (OSError, ValueError, TypeError, OverflowError) as exc:
+        raise ReportWriteError(
+            f"the rubric report was not written to {path}: {_reason(exc)}"
+        ) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)

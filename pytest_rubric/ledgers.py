@@ -71,8 +71,9 @@ class RowReader:
     row can be reported at its place.
     """
 
-    def __init__(self, path: Path, display: str) -> None:
+    def __init__(self, path: Path, display: str, fmt: str = "") -> None:
         self.path = path
+        self.format = fmt or path.suffix
         self.display = display
         self.line = 0
 
@@ -82,7 +83,7 @@ class RowReader:
     def __iter__(self) -> Iterator[Any]:
         try:
             with self.path.open(encoding="utf-8-sig", newline="") as stream:
-                if self.path.suffix == ".csv":
+                if self.format == ".csv":
                     yield from self._csv(stream)
                 else:
                     yield from self._jsonl(stream)

@@ -65,6 +65,8 @@ class Case:
     #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
     input_file: Path | None = None
     input_file_display: str = ""
+    #: What the input file holds, by the suffix of the name written in the case file.
+    input_format: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +315,7 @@ class _Validator:
                     tuple(problems),
                     input_file,
                     input_file_display,
+                    os.path.splitext(raw["input_file"])[1] if input_file is not None else "",
                 )
             )
         return tuple(out)

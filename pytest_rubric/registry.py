@@ -1,13 +1,40 @@
-"""Evaluators as typed objects, and the table that maps names to them."""
+"""Evaluators as typed objects, what they hand back, and the table that maps names to them."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_rubric.evaluators import Evidence
+from pytest_rubric.jsonvalues import JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What an answer rests on, for people reading a mismatch.
+
+    ``facts`` are JSON-compatible values keyed by a short human label, in the
+    order they should be read; ``problem`` is one sentence saying what made an
+    input invalid, or ``None`` when the input was valid.
+    """
+
+    facts: dict[str, JSON] = field(default_factory=dict)
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """How an evaluator's answers appear in the rubric summary at the end of a run.
+
+    ``line`` turns one answer into one line of text (or ``None`` for an answer
+    with nothing to say, such as an error answer); the lines of all cases are
+    shown under ``title``. The built-in ``agreement`` shows each ledger's matrix,
+    agreement over total and disagreement IDs this way.
+    """
+
+    title: str
+    line: Callable[[Any], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +52,9 @@ class Evaluator:
     ``input_file`` (``.jsonl``, ``.csv``) without holding them all: it takes the
     rows and a function naming row N's place, and returns the answer and its
     evidence. Without it, such rows are gathered into ``{"rows": [...]}``.
+    ``judge``, when given, returns the answer and its evidence in one call, and
+    is used instead of ``evaluate`` and ``explain`` when a case runs.
+    ``summary``, when given, says how answers are shown in the rubric summary.
     """
 
     name: str
@@ -34,6 +64,8 @@ class Evaluator:
     explain: Callable[[Mapping[str, Any]], Evidence] | None = None
     configure: Callable[[Mapping[str, Any]], Evaluator] | None = None
     stream: Callable[[Iterable[Any], Callable[[int], str]], tuple[Any, Evidence]] | None = None
+    judge: Callable[[Mapping[str, Any]], tuple[Any, Evidence | None]] | None = None
+    summary: Summary | None = None
 
 
 class Registry:
@@ -57,6 +89,11 @@ class Registry:
                 f"one from {source}; rename one of them"
             )
         self._by_name[evaluator.name] = (evaluator, source)
+
+    def source(self, name: str) -> str:
+        """Where the evaluator ``name`` was registered, as people should read it."""
+        entry = self._by_name.get(name)
+        return "" if entry is None else entry[1]
 
     def get(self, name: str) -> Evaluator | None:
         entry = self._by_name.get(name)

@@ -1,58 +1,58 @@
 """The text people read: a failing case, and the list of evaluators.
 
 Formatting is plain string work: no source parsing, no traceback, so a run with
-thousands of mismatches costs about what a passing run does.
+thousands of mismatches costs about what a passing run does. Everything taken
+from data goes through :func:`~pytest_rubric.jsonvalues.show` or
+:func:`~pytest_rubric.jsonvalues.escape_controls`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from pytest_rubric.compare import MISSING, differences
-from pytest_rubric.evaluators import Evidence
+from pytest_rubric.jsonvalues import escape_controls, show
 from pytest_rubric.outcome import MISMATCHED, CaseOutcome
-from pytest_rubric.registry import Evaluator
+from pytest_rubric.registry import Evaluator, Evidence
 
 
-class RubricFailure(Exception):
-    """Raised by a case's item when it mismatches or cannot be evaluated."""
-
-    def __init__(self, outcome: CaseOutcome) -> None:
-        super().__init__(outcome.case_id)
-        self.outcome = outcome
+def shown(value: Any) -> str:
+    """A value in a message: JSON text, or ``(absent)`` for a key one side lacks."""
+    return "(absent)" if value is MISSING else show(value)
 
 
-def show(value: Any) -> str:
-    """A value as JSON, so that ``true``, ``1`` and ``"true"`` look different."""
-    if value is MISSING:
-        return "(absent)"
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
+def case_name(outcome: CaseOutcome) -> str:
+    return escape_controls(repr(outcome.case.name))
+
+
+def headline(outcome: CaseOutcome) -> str:
+    """What went wrong in one line, without the place (pytest shows that beside it)."""
+    if outcome.outcome == MISMATCHED:
+        keys = ", ".join(
+            escape_controls(key) for key, _, _ in differences(outcome.case.expected, outcome.actual)
+        )
+        return f"{case_name(outcome)} ({outcome.evaluator}) differs from expected in {keys}"
+    first = outcome.problems[0].partition("\n")[0] if outcome.problems else ""
+    return f"{case_name(outcome)} cannot be evaluated: {first}".rstrip(": ")
 
 
 def format_failure(outcome: CaseOutcome) -> str:
+    """The whole text of a failing case, starting ``path:line: <headline>``."""
     if outcome.outcome == MISMATCHED:
         return format_mismatch(outcome)
-    lines = [f"{outcome.path}:{outcome.line}: {outcome.case_id!r} cannot be evaluated"]
+    lines = [f"{outcome.path}:{outcome.case.line}: {case_name(outcome)} cannot be evaluated"]
     lines.extend(f"  {problem}" for problem in outcome.problems)
     return "\n".join(lines)
 
 
 def format_mismatch(outcome: CaseOutcome) -> str:
-    diffs = differences(outcome.expected, outcome.actual)
-    keys = ", ".join(key for key, _, _ in diffs)
-    lines = [
-        f"{outcome.path}:{outcome.line}: {outcome.case_id!r} ({outcome.evaluator}) "
-        f"differs from expected in {keys}",
-    ]
-    width = max(len(key) for key, _, _ in diffs)
+    diffs = differences(outcome.case.expected, outcome.actual)
+    lines = [f"{outcome.path}:{outcome.case.line}: {headline(outcome)}"]
+    width = max(len(escape_controls(key)) for key, _, _ in diffs)
     for key, expected, actual in diffs:
-        lines.append(f"  {key.ljust(width)}  expected {show(expected)}")
-        lines.append(f"  {' ' * width}  actual   {show(actual)}{slip_hint(expected, actual)}")
+        lines.append(f"  {escape_controls(key).ljust(width)}  expected {shown(expected)}")
+        lines.append(f"  {' ' * width}  actual   {shown(actual)}{slip_hint(expected, actual)}")
     lines.extend(format_evidence(outcome.evidence))
     return "\n".join(lines)
 
@@ -62,11 +62,18 @@ def slip_hint(expected: Any, actual: Any) -> str:
     if type(actual) is bool:
         word = "true" if actual else "false"
         if isinstance(expected, str) and expected.strip().lower() == word:
-            return f"  (expected is the string {show(expected)}; write {word} without quotes)"
+            return f"  (expected is the string {shown(expected)}; write {word} without quotes)"
         if type(expected) in (int, float) and expected == actual:
-            return f"  (expected is the number {show(expected)}; write {word})"
-    if isinstance(actual, str) and type(expected) in (int, float) and str(expected) == actual:
-        return f"  (expected is the number {show(expected)}; quote it: '{actual}')"
+            return f"  (expected is the number {shown(expected)}; write {word})"
+    if (
+        isinstance(actual, str)
+        and type(expected) in (int, float)
+        and len(actual) < 100
+        and shown(expected) == actual
+    ):
+        return (
+            f"  (expected is the number {shown(expected)}; quote it: '{escape_controls(actual)}')"
+        )
     return ""
 
 
@@ -75,9 +82,9 @@ def format_evidence(evidence: Evidence | None) -> list[str]:
         return []
     lines = ["evidence:"]
     if evidence.problem is not None:
-        lines.append(f"  invalid input: {evidence.problem}")
+        lines.append(f"  invalid input: {escape_controls(evidence.problem)}")
     for label, value in evidence.facts.items():
-        lines.append(f"  {label}: {show(value)}")
+        lines.append(f"  {escape_controls(label)}: {show(value)}")
     return lines
 
 
@@ -85,10 +92,12 @@ def format_evaluators(entries: Sequence[tuple[Evaluator, str]]) -> str:
     """The listing ``--rubric-evaluators`` shows: name, source, description, codes."""
     lines = []
     for evaluator, source in entries:
-        lines.append(f"{evaluator.name} -- {source}")
-        lines.append(f"    {evaluator.description}")
+        lines.append(f"{escape_controls(evaluator.name)} -- {escape_controls(source)}")
+        lines.append(f"    {escape_controls(str(evaluator.description))}")
         if evaluator.codes:
-            lines.append(f"    answer codes: {', '.join(evaluator.codes)}")
+            lines.append(
+                f"    answer codes: {escape_controls(', '.join(map(str, evaluator.codes)))}"
+            )
         if evaluator.configure is not None:
             lines.append("    takes a 'rubric:' block")
     return "\n".join(lines)

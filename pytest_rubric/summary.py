@@ -1,54 +1,42 @@
-"""The terminal summary: counts per evaluator and every agreement ledger, briefly."""
+"""The terminal summary: counts per evaluator, then each evaluator's own lines, briefly."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED
+from pytest_rubric.jsonvalues import escape_controls
+from pytest_rubric.records import CaseRecord, Payload, counts, in_file_order
 
-#: How many ledgers, and how many disagreement IDs per ledger, the summary shows.
-MAX_LEDGERS = 10
-MAX_IDS = 10
+#: How many answer lines per title the summary shows.
+MAX_LINES = 10
 DEFAULT_REPORT = "rubric-report.json"
+#: Outcomes shown only when they happened, after the three every run has.
+_RARE = (("skipped", "skipped"), ("xfailed", "xfailed"), ("xpassed", "xpassed"))
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def counts(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """Cases, matched, mismatched and case errors per evaluator, by name."""
-    table: dict[str, dict[str, int]] = {}
-    for record in records:
-        row = table.setdefault(
-            record["evaluator"], {"cases": 0, MATCHED: 0, MISMATCHED: 0, CASE_ERROR: 0}
-        )
-        row["cases"] += 1
-        row[record["outcome"]] += 1
-    return dict(sorted(table.items()))
-
-
-def is_ledger(answer: Any) -> bool:
-    return isinstance(answer, dict) and {"matrix", "agreement", "total", "disagreements"} <= set(
-        answer
+def count_line(name: str, row: dict[str, int]) -> str:
+    line = (
+        f"{name}: {plural(row['cases'], 'case')}, {row['matched']} matched, "
+        f"{row['mismatched']} mismatched, {plural(row['case-error'], 'case error')}"
     )
+    return line + "".join(f", {row[key]} {word}" for key, word in _RARE if row[key])
 
 
-def summary_lines(records: Sequence[dict[str, Any]], report_path: str | None) -> list[str]:
-    lines = []
-    for name, row in counts(records).items():
-        lines.append(
-            f"{name}: {plural(row['cases'], 'case')}, {row[MATCHED]} matched, "
-            f"{row[MISMATCHED]} mismatched, {plural(row[CASE_ERROR], 'case error')}"
-        )
-    ledgers = [record for record in records if is_ledger(record.get("actual"))]
-    if ledgers:
-        lines.append(f"agreement ledgers ({len(ledgers)}):")
-        for record in ledgers[:MAX_LEDGERS]:
-            lines.extend(_ledger_lines(record))
-        if len(ledgers) > MAX_LEDGERS:
-            lines.append(f"  and {plural(len(ledgers) - MAX_LEDGERS, 'more ledger')}")
+def summary_lines(
+    payloads: Sequence[Payload], report_path: str | None, *, brief: bool = False
+) -> list[str]:
+    """The rubric summary; ``brief`` (``-qq``) gives one line for the whole run."""
+    records = [payload["record"] for payload in payloads]
+    table = counts(records)
+    if brief:
+        total = {key: sum(row[key] for row in table.values()) for key in next(iter(table.values()))}
+        return [count_line("rubric", total)]
+    lines = [count_line(name, row) for name, row in table.items()]
+    lines.extend(_answer_lines(payloads))
     if report_path is not None:
         lines.append(f"full report: {report_path}")
     else:
@@ -56,17 +44,21 @@ def summary_lines(records: Sequence[dict[str, Any]], report_path: str | None) ->
     return lines
 
 
-def _ledger_lines(record: dict[str, Any]) -> list[str]:
-    answer = record["actual"]
-    matrix = answer["matrix"]
-    cells = ", ".join(f"{key} {value}" for key, value in matrix.items())
-    ids = [str(case_id) for case_id in answer["disagreements"]]
-    shown = ", ".join(ids[:MAX_IDS])
-    if len(ids) > MAX_IDS:
-        shown += f", and {len(ids) - MAX_IDS} more"
-    mark = "" if record["outcome"] == MATCHED else f" [{record['outcome']}]"
-    return [
-        f"  {record['nodeid']}{mark}",
-        f"    {cells}; agreement {answer['agreement']}/{answer['total']}; "
-        f"disagreements: {shown or 'none'}",
-    ]
+def _answer_lines(payloads: Sequence[Payload]) -> list[str]:
+    """Each evaluator's lines about its answers, grouped by title, in file order."""
+    by_title: dict[str, list[tuple[CaseRecord, str]]] = {}
+    order = {id(record): n for n, record in enumerate(in_file_order(p["record"] for p in payloads))}
+    for payload in sorted(payloads, key=lambda p: order[id(p["record"])]):
+        summary = payload["summary"]
+        if summary is not None:
+            by_title.setdefault(summary["title"], []).append((payload["record"], summary["line"]))
+    lines = []
+    for title, entries in sorted(by_title.items()):
+        lines.append(f"{title} ({len(entries)}):")
+        for record, line in entries[:MAX_LINES]:
+            mark = "" if record["outcome"] == "matched" else f" [{record['outcome']}]"
+            lines.append(f"  {escape_controls(record['nodeid'])}{mark}")
+            lines.append(f"    {line}")
+        if len(entries) > MAX_LINES:
+            lines.append(f"  and {len(entries) - MAX_LINES} more")
+    return lines

@@ -104,7 +104,7 @@ def test_a_mismatch_names_case_line_keys_and_evidence_without_a_traceback(
         consecutive=True,
     )
     result.stdout.fnmatch_lines(
-        ["FAILED ledger.rubric.yml::wrong-total - ledger.rubric.yml:4: 'wrong-total' *"]
+        ["FAILED ledger.rubric.yml::wrong-total - 'wrong-total' (agreement) differs*"]
     )
     assert "Traceback" not in result.stdout.str()
     assert "pytest_rubric" not in result.stdout.str()
@@ -394,7 +394,7 @@ def test_junit_failure_message_is_the_headline(pytester: pytest.Pytester) -> Non
     pytester.runpytest("--junitxml=junit.xml")
     text = (pytester.path / "junit.xml").read_text()
     assert (
-        "<failure message=\"ledger.rubric.yml:4: 'wrong-total' (agreement) differs from expected in total\">"
+        "<failure message=\"'wrong-total' (agreement) differs from expected in total\">"
         in text
     )
 

@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
-#: A JSON-compatible value, as evaluators take and answer them.
-JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
+from pytest_rubric.jsonvalues import JSON
+from pytest_rubric.registry import Evidence
 
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What an answer rests on, for people reading a mismatch.
-
-    ``facts`` are JSON-compatible values keyed by a short human label, in the
-    order they should be read; ``problem`` is one sentence saying what made an
-    input invalid, or ``None`` when the input was valid.
-    """
-
-    facts: dict[str, JSON] = field(default_factory=dict)
-    problem: str | None = None
+__all__ = ["JSON", "Evidence", "describe", "is_bool", "js_sorted", "kind_of", "not_boolean"]
 
 
 def is_bool(value: object) -> bool:

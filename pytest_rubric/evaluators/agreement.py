@@ -54,6 +54,11 @@ def explain_agreement(ledger: Mapping[str, Any]) -> Evidence:
     return tally_rows(_rows(ledger))[1]
 
 
+def judge_agreement(ledger: Mapping[str, Any]) -> tuple[dict[str, Any], Evidence]:
+    """:func:`evaluate_agreement`'s answer and :func:`explain_agreement`'s evidence."""
+    return tally_rows(_rows(ledger))
+
+
 def tally_rows(
     rows: Iterable[Any], where: Callable[[int], str] | None = None
 ) -> tuple[dict[str, Any], Evidence]:

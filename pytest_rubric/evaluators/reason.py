@@ -56,6 +56,38 @@ def evaluate_required(record: Mapping[str, Any], required: Sequence[str]) -> dic
     }
 
 
+def judge_required(
+    record: Mapping[str, Any], required: Sequence[str] = REQUIRED_FIELDS
+) -> tuple[dict[str, Any], Evidence]:
+    """:func:`evaluate_required`'s answer and :func:`explain_required`'s evidence, in one pass."""
+    problem = _problem(record, required)
+    if problem is not None:
+        return {"status": INVALID}, Evidence(problem=problem)
+    fields = record["fields"]
+    expected_pass, expected_reasons = _derive(fields, required)
+    recorded = js_sorted(record["reasons"])
+    pass_matches = record["pass"] is expected_pass
+    reasons_match = recorded == expected_reasons
+    answer = {
+        "expectedPass": expected_pass,
+        "expectedReasons": expected_reasons,
+        "coherent": pass_matches and reasons_match,
+    }
+    evidence = Evidence(
+        facts={
+            "fields": {name: fields[name] for name in required},
+            "missing codes": [code for code in expected_reasons if code != ALL_REQUIRED_MET],
+            "pass": {"recorded": record["pass"], "rubric": expected_pass, "match": pass_matches},
+            "reasons": {
+                "recorded": recorded,
+                "rubric": list(expected_reasons),
+                "match": reasons_match,
+            },
+        }
+    )
+    return answer, evidence
+
+
 def explain_reason(record: Mapping[str, Any]) -> Evidence:
     """The evidence behind :func:`evaluate_reason`'s answer for ``record``."""
     return explain_required(record, REQUIRED_FIELDS)
@@ -108,28 +140,8 @@ def parse_required(block: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def explain_required(record: Mapping[str, Any], required: Sequence[str]) -> Evidence:
-    problem = _problem(record, required)
-    if problem is not None:
-        return Evidence(problem=problem)
-    fields = record["fields"]
-    expected_pass, expected_reasons = _derive(fields, required)
-    recorded = js_sorted(record["reasons"])
-    return Evidence(
-        facts={
-            "fields": {name: fields[name] for name in required},
-            "missing codes": [code for code in expected_reasons if code != ALL_REQUIRED_MET],
-            "pass": {
-                "recorded": record["pass"],
-                "rubric": expected_pass,
-                "match": record["pass"] is expected_pass,
-            },
-            "reasons": {
-                "recorded": recorded,
-                "rubric": expected_reasons,
-                "match": recorded == expected_reasons,
-            },
-        }
-    )
+    """The evidence behind :func:`evaluate_required`'s answer for ``record``."""
+    return judge_required(record, required)[1]
 
 
 def _problem(record: Mapping[str, Any], required: Sequence[str]) -> str | None:

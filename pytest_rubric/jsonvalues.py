@@ -1,0 +1,256 @@
+"""JSON values as pytest-rubric checks, stores, sends and shows them.
+
+One vocabulary for every place a value leaves an evaluator or a case file:
+
+- :func:`json_problem`: whether an evaluator's answer is JSON at all (no tuples,
+  sets, objects, non-string keys, NaN, cycles or runaway nesting);
+- :func:`plain`: a copy that any JSON encoder and pytest-xdist's transport can
+  carry: lone surrogates escaped, integers too long for ``str`` written as
+  marked text, nesting bounded, cycles cut, anything else named by its type;
+- :func:`show`: one value as a short line of JSON text for people, with
+  control characters escaped (``true``, ``1`` and ``"true"`` look different);
+- :func:`escape_controls`: text from data made safe for a terminal line.
+
+Nothing here raises for any input: these run inside pytest's report hooks,
+where an exception is an INTERNALERROR, and under pytest-xdist a silent pass.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+#: A JSON-compatible value, as evaluators take and answer them.
+JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
+
+#: Deeper values are cut (records) or refused (answers). Case files allow 100 levels.
+MAX_DEPTH = 200
+#: Integers longer than this are abbreviated in messages.
+SHOWN_DIGITS = 40
+#: Text that marks an integer written as text because it has too many digits.
+BIG_INTEGER = "(integer of {digits} digits) {hex}"
+
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROLS_BUT_NEWLINE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
+_ABSENT = object()
+
+
+def escape_controls(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with control characters, line and paragraph separators, bidi
+    overrides and lone surrogates written as escapes (``\\n``, ``\\x1b``,
+    ``\\u202e``), so data can never forge or recolour a terminal line."""
+    pattern = _CONTROLS_BUT_NEWLINE if keep_newlines else _CONTROLS
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _escape_surrogates(text: str) -> str:
+    return _SURROGATES.sub(_escape, text)
+
+
+def is_encodable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
+    return text.isascii() or _SURROGATES.search(text) is None
+
+
+def decimal_digits(value: int) -> int:
+    """How many decimal digits ``abs(value)`` has, without ``str`` (which refuses
+    integers past CPython's 4300-digit limit)."""
+    value = abs(value)
+    if value < 10:
+        return 1
+    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
+    return estimate + 1 if value >= 10**estimate else estimate
+
+
+def int_text(value: int, *, shown: int | None = SHOWN_DIGITS) -> str:
+    """``value`` in decimal; past ``shown`` digits (or past what ``str`` may write)
+    abbreviated as ``1234…6789 (an integer of 5000 digits)``."""
+    if value.bit_length() < 128:  # the common case, well within every limit
+        return str(value)
+    digits = decimal_digits(value)
+    if shown is None or digits <= shown:
+        try:
+            return str(value)
+        except ValueError:  # past sys.get_int_max_str_digits()
+            shown = SHOWN_DIGITS
+    keep = max(shown // 2, 1)
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    head = str(magnitude // 10 ** (digits - keep))
+    tail = str(magnitude % 10**keep).rjust(keep, "0")
+    return f"{sign}{head}…{tail} (an integer of {digits} digits)"
+
+
+def _writable_int(value: int) -> int | str:
+    """``value`` itself when JSON text can hold it here, else marked lossless text."""
+    if value.bit_length() < 14_000:  # about 4,200 digits: below CPython's limit
+        return value
+    try:
+        str(value)
+    except ValueError:
+        return BIG_INTEGER.format(digits=decimal_digits(value), hex=hex(value))
+    return value
+
+
+def plain(value: Any, *, depth: int = MAX_DEPTH) -> JSON:
+    """A copy of ``value`` that every JSON encoder and transport can carry.
+
+    Strings lose nothing but lone surrogates (written as ``\\udXXX`` escapes);
+    integers too long for ``str`` become marked text; tuples become lists and
+    keys strings; a cycle becomes ``"(cycle)"``, anything nested deeper than
+    ``depth`` ``"(nested too deeply)"``, and any other object ``"(a Foo)"``.
+    Never raises.
+    """
+    try:
+        return _plain(value, depth, set())
+    except Exception as exc:  # a hostile __eq__, __len__ or __iter__
+        return f"(a {type(value).__name__} that could not be read: {type(exc).__name__})"
+
+
+def _plain(value: Any, depth: int, open_ids: set[int]) -> JSON:
+    kind = type(value)
+    if kind is str:
+        return value if is_encodable(value) else _escape_surrogates(value)
+    if value is None or kind is bool:
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return _writable_int(value)
+    if kind is float:
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, (Mapping, list, tuple)):
+        if id(value) in open_ids:
+            return "(cycle)"
+        if depth <= 0:
+            return "(nested too deeply)"
+        open_ids.add(id(value))
+        try:
+            if isinstance(value, Mapping):
+                return {_key(key): _plain(item, depth - 1, open_ids) for key, item in value.items()}
+            return [_plain(item, depth - 1, open_ids) for item in value]
+        finally:
+            open_ids.discard(id(value))
+    if isinstance(value, str):
+        return _plain(str.__str__(value), depth, open_ids)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return _plain(int(value), depth, open_ids)
+    if isinstance(value, float):
+        return _plain(float(value), depth, open_ids)
+    return f"(a {kind.__name__})"
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return str.__str__(key) if is_encodable(key) else _escape_surrogates(key)
+    shown = _plain(key, 1, set())
+    return shown if isinstance(shown, str) else json.dumps(shown)
+
+
+def json_problem(value: Any, where: str = "the answer") -> str | None:
+    """What makes ``value`` something other than a JSON value, or ``None``.
+
+    JSON values are ``None``, booleans, integers, finite floats, strings, lists
+    and mappings with string keys, nested at most :data:`MAX_DEPTH` levels and
+    without cycles. Subclasses of those types count as those types.
+    """
+    try:
+        return _problem(value, where, MAX_DEPTH, set(), where)
+    except Exception as exc:
+        return f"{where} could not be read: {type(exc).__name__}"
+
+
+def _problem(value: Any, where: str, depth: int, open_ids: set[int], root: str) -> str | None:
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{where} is {value!r}, which JSON cannot hold"
+    if isinstance(value, (dict, list)):
+        if id(value) in open_ids:
+            return f"{where} contains itself (a cycle)"
+        if depth <= 0:
+            return f"{root} nests deeper than {MAX_DEPTH} levels"
+        open_ids.add(id(value))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return (
+                        f"{where} has the key {show(key)} ({type(key).__name__}); keys are strings"
+                    )
+                found = _problem(item, f"{where}.{escape_controls(key)}", depth - 1, open_ids, root)
+                if found is not None:
+                    return found
+        else:
+            for index, item in enumerate(value):
+                found = _problem(item, f"{where}[{index}]", depth - 1, open_ids, root)
+                if found is not None:
+                    return found
+        open_ids.discard(id(value))
+        return None
+    return (
+        f"{where} is a {type(value).__name__}, not a JSON value "
+        "(null, boolean, number, string, list or mapping with string keys)"
+    )
+
+
+def normalised(value: Any) -> JSON:
+    """``value`` (which :func:`json_problem` accepts) with plain JSON types only:
+    subclasses of ``str``, ``int``, ``float``, ``dict`` and ``list`` become those."""
+    kind = type(value)
+    if value is None or kind is bool or kind is str or kind is int or kind is float:
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, dict):
+        return {str.__str__(key): normalised(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [normalised(item) for item in value]
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    return float(value)
+
+
+def show(value: Any, *, limit: int = 2000) -> str:
+    """One value as JSON text for a message: control characters escaped, long
+    integers abbreviated, at most ``limit`` characters. Never raises."""
+    try:
+        text = _json_text(plain(value))
+    except Exception:
+        text = f"(a {type(value).__name__})"
+    text = escape_controls(text)
+    if len(text) > limit:
+        text = f"{text[: limit - 1]}…"
+    return text
+
+
+def _json_text(value: JSON) -> str:
+    if type(value) is int:
+        return int_text(value)
+    if isinstance(value, str) and value.startswith("(integer of ") and "0x" in value:
+        return int_text(int(value.rpartition(" ")[2], 16))  # a marked long integer
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_json_text(key)}: {_json_text(item)}" for key, item in value.items())
+        return f"{{{inner}}}"
+    if isinstance(value, list):
+        return f"[{', '.join(_json_text(item) for item in value)}]"
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,155 @@
+"""Case records: what a run keeps of each case, typed as the shipped report schema says.
+
+A record is plain JSON (every value made safe by :func:`~pytest_rubric.jsonvalues.plain`)
+because it travels on pytest's test report, to a pytest-xdist controller too,
+and ends in ``--rubric-report``. :class:`CaseRecord` mirrors the schema's
+``case`` definition, so mypy checks every field a feature adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TypedDict
+
+from pytest_rubric.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome
+
+
+class EvidenceRecord(TypedDict):
+    facts: dict[str, JSON]
+    problem: str | None
+
+
+class _RecordKeys(TypedDict):
+    nodeid: str
+    case: str
+    file: str
+    line: int
+    index: int
+    evaluator: str
+    outcome: Outcome
+
+
+class CaseRecord(_RecordKeys, total=False):
+    """One case's record. The keys after ``outcome`` are written only when a
+    report is asked for (``full``), and ``duration`` by the run that gathers it."""
+
+    input: JSON
+    inputFile: str
+    expected: JSON
+    actual: JSON
+    differingKeys: list[str]
+    evidence: EvidenceRecord | None
+    problems: list[str]
+    reason: str
+    duration: float
+
+
+class SummaryLine(TypedDict):
+    """An evaluator's line about one answer, for the rubric summary."""
+
+    title: str
+    line: str
+
+
+class Payload(TypedDict):
+    """What a case's test report carries: its record and its summary line, if any."""
+
+    record: CaseRecord
+    summary: SummaryLine | None
+
+
+def record_of(
+    outcome: CaseOutcome, *, nodeid: str, file: str, input_file: str, full: bool
+) -> CaseRecord:
+    """The record of a case that ran; ``file`` and ``input_file`` are relative to rootdir."""
+    case = outcome.case
+    record = base_record(
+        nodeid=nodeid,
+        case=case.name,
+        file=file,
+        line=case.line,
+        index=case.index,
+        evaluator=outcome.evaluator,
+        outcome=outcome.outcome,
+    )
+    if full:
+        if input_file:
+            record["inputFile"] = input_file
+        else:
+            record["input"] = outcome.given_input if outcome.given_input is not None else {}
+        record["expected"] = plain(case.expected)
+        if outcome.evaluated:
+            record["actual"] = plain(outcome.actual)
+        record["differingKeys"] = [escape_controls(key) for key in outcome.differing_keys()]
+        evidence = outcome.evidence
+        record["evidence"] = (
+            None
+            if evidence is None
+            else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
+        )
+        record["problems"] = [_text(problem) or "" for problem in outcome.problems]
+    return record
+
+
+def base_record(
+    *,
+    nodeid: str,
+    case: str,
+    file: str,
+    line: int,
+    index: int,
+    evaluator: str,
+    outcome: Outcome,
+) -> CaseRecord:
+    return {
+        "nodeid": _text(nodeid) or "",
+        "case": _text(case) or "",
+        "file": _text(file) or "",
+        "line": line,
+        "index": index,
+        "evaluator": _text(evaluator) or "",
+        "outcome": outcome,
+    }
+
+
+def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
+    """``record`` ended otherwise than by running: skipped, xfailed, or a case error
+    because something outside the case (a fixture, a hook, a timeout) stopped it."""
+    record = record.copy()
+    record["outcome"] = outcome
+    record.pop("actual", None)
+    if outcome == CASE_ERROR:
+        record["problems"] = [*record.get("problems", ()), _text(why) or ""]
+    else:
+        record["reason"] = _text(why) or ""
+    return record
+
+
+def _facts(facts: Mapping[str, JSON]) -> dict[str, JSON]:
+    shown = plain(facts)
+    return shown if isinstance(shown, dict) else {}
+
+
+def _text(value: str | None) -> str | None:
+    if value is None:
+        return None
+    shown = plain(value)
+    return shown if isinstance(shown, str) else str(shown)
+
+
+def counts(records: Iterable[CaseRecord]) -> dict[str, dict[Outcome | str, int]]:
+    """Cases and each outcome's count per evaluator, by name."""
+    table: dict[str, dict[Outcome | str, int]] = {}
+    for record in records:
+        row = table.get(record["evaluator"])
+        if row is None:
+            row = table[record["evaluator"]] = {"cases": 0, **dict.fromkeys(OUTCOMES, 0)}
+        row["cases"] += 1
+        row[record["outcome"]] += 1
+    return dict(sorted(table.items()))
+
+
+def in_file_order(records: Iterable[CaseRecord]) -> list[CaseRecord]:
+    """Records sorted by file, then as the file lists its cases: one order for every run."""
+    return sorted(records, key=lambda record: (record["file"], record["index"], record["nodeid"]))

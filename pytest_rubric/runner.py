@@ -1,0 +1,185 @@
+"""Running one case: input in, evaluator's answer and evidence out, compared strictly.
+
+This is the whole life of a case apart from pytest: :func:`run_case` never
+raises for anything a case file, an input file or an evaluator can do (only
+``KeyboardInterrupt`` passes through). An evaluator that raises, answers
+something that is not JSON, or explains with something that is not
+:class:`Evidence` makes its case a case error that says so, naming the
+evaluator and where it was registered, with a traceback of the evaluator's own
+frames only. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from pytest_rubric.compare import json_equal
+from pytest_rubric.errors import RubricInputError
+from pytest_rubric.jsonvalues import JSON, escape_controls, json_problem, normalised, plain, show
+from pytest_rubric.ledgers import RowReader, read_json
+from pytest_rubric.loader import Case
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.registry import Evaluator, Evidence
+
+#: Frames from these folders are never shown in an evaluator's traceback.
+_HIDDEN_FOLDERS = (
+    os.path.dirname(os.path.abspath(__file__)) + os.sep,
+    f"{os.sep}_pytest{os.sep}",
+    f"{os.sep}pluggy{os.sep}",
+)
+#: At most this many lines of an evaluator's traceback are kept.
+MAX_TRACEBACK_LINES = 40
+
+
+class _EvaluatorFailed(Exception):
+    """An evaluator (or its explain/stream) raised or handed back something unusable."""
+
+
+def run_case(
+    case: Case, evaluator: Evaluator, *, path: str, source: str, keep_input: bool = False
+) -> CaseOutcome:
+    """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
+
+    ``path`` names the case file in messages; ``source`` says where the evaluator
+    was registered. With ``keep_input``, the input as written is copied into
+    the outcome before the evaluator runs (an evaluator may mutate it).
+    """
+    name = evaluator.name
+    if case.problems:
+        problems = tuple(str(problem) for problem in case.problems)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
+    given = plain(case.input) if keep_input and case.input_file is None else None
+    try:
+        answer, evidence = _answer(case, evaluator, source)
+    except RubricInputError as exc:
+        problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+    except _EvaluatorFailed as exc:
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given)
+    matched = json_equal(case.expected, answer)
+    return CaseOutcome(
+        case,
+        path,
+        name,
+        MATCHED if matched else MISMATCHED,
+        evaluated=True,
+        actual=answer,
+        evidence=evidence,
+        given_input=given,
+    )
+
+
+def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Evidence | None]:
+    """The evaluator's answer (plain JSON) and its evidence, checked."""
+    call = _Caller(evaluator, source)
+    if case.input_file is None:
+        data: Any = case.input
+    elif case.input_format == ".json":
+        data = read_json(case.input_file, case.input_file_display)
+    else:
+        reader = RowReader(case.input_file, case.input_file_display, case.input_format)
+        if evaluator.stream is not None:
+            pair = call("stream", evaluator.stream, reader, reader.where)
+            answer, evidence = call.pair("stream", pair)
+            return call.checked(answer, evidence)
+        data = {"rows": list(reader)}
+    if evaluator.judge is not None:
+        answer, evidence = call.pair("judge", call("judge", evaluator.judge, data))
+    else:
+        answer = call("evaluate", evaluator.evaluate, data)
+        explain = evaluator.explain
+        evidence = None if explain is None else call("explain", explain, data)
+    return call.checked(answer, evidence)
+
+
+class _Caller:
+    """Calls one evaluator's functions and words what goes wrong with them."""
+
+    def __init__(self, evaluator: Evaluator, source: str) -> None:
+        self.evaluator = evaluator
+        self.who = f"evaluator {evaluator.name!r} ({source or 'registered by a plugin'})"
+
+    def __call__(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except (RubricInputError, KeyboardInterrupt):
+            raise
+        except BaseException as exc:  # SystemExit and pytest's outcomes too: one case fails
+            raise _EvaluatorFailed(
+                f"{self.who} raised in {what}:\n{evaluator_traceback(exc)}"
+            ) from None
+
+    def pair(self, what: str, value: Any) -> tuple[Any, Any]:
+        if isinstance(value, tuple) and len(value) == 2:
+            return value[0], value[1]
+        raise _EvaluatorFailed(
+            f"{self.who}: {what} returned {_kind(value)}; return a pair (answer, Evidence)"
+        )
+
+    def checked(self, answer: Any, evidence: Any) -> tuple[JSON, Evidence | None]:
+        problem = json_problem(answer)
+        if problem is not None:
+            raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
+        if evidence is not None:
+            self._check_evidence(evidence)
+        return normalised(answer), evidence
+
+    def _check_evidence(self, evidence: Any) -> None:
+        if not isinstance(evidence, Evidence):
+            raise _EvaluatorFailed(
+                f"{self.who}: explain returned {_kind(evidence)}; "
+                "return pytest_rubric.Evidence(facts={...}, problem=...) or None"
+            )
+        if not isinstance(evidence.facts, dict):
+            raise _EvaluatorFailed(
+                f"{self.who}: Evidence.facts is {_kind(evidence.facts)}; give a dict of "
+                "label -> JSON value"
+            )
+        problem = json_problem(evidence.facts, "Evidence.facts")
+        if problem is not None:
+            raise _EvaluatorFailed(f"{self.who}: {problem}")
+        if evidence.problem is not None and not isinstance(evidence.problem, str):
+            raise _EvaluatorFailed(
+                f"{self.who}: Evidence.problem is {_kind(evidence.problem)}; give one sentence "
+                "of text, or None for a valid input"
+            )
+
+
+def _kind(value: Any) -> str:
+    kind = type(value).__name__
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return f"{show(value, limit=80)} (a {kind})"
+    return f"a {kind}"
+
+
+def evaluator_traceback(exc: BaseException) -> str:
+    """The exception with the evaluator's own frames: none of pytest's, pluggy's or ours."""
+    try:
+        frames = [
+            frame
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if not any(folder in frame.filename for folder in _HIDDEN_FOLDERS)
+        ]
+        lines = "".join(traceback.format_list(frames)).splitlines()
+        if len(lines) > MAX_TRACEBACK_LINES:
+            cut = len(lines) - MAX_TRACEBACK_LINES
+            lines = [
+                *lines[:20],
+                f"  ... {cut} more lines ...",
+                *lines[-(MAX_TRACEBACK_LINES - 20) :],
+            ]
+        try:
+            message = "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+        except Exception:
+            message = f"{type(exc).__name__}: (its message could not be shown)"
+        if len(message) > 2000:
+            message = f"{message[:2000]}…"
+        text = "\n".join(
+            ["Traceback (the evaluator's frames):", *lines, message] if lines else [message]
+        )
+    except Exception:
+        text = f"{type(exc).__name__}: (its traceback could not be shown)"
+    return "\n".join(f"  {line}" for line in escape_controls(text, keep_newlines=True).splitlines())
