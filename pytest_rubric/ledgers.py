@@ -5,8 +5,11 @@
 - ``.csv``: ledger rows with the header ``id,a,b``; only the cells ``true`` and
   ``false`` are booleans, every other cell (an empty one too) stays text.
 
+The reader is chosen by the suffix written in the case file (``Case.input_format``),
+so a symlink named ``week.csv`` is read as CSV whatever its target is called.
 Readers raise :class:`RubricInputError` naming ``path:line`` for a file that is
-not what it claims to be. This module does not import pytest.
+not what it claims to be, and hold at most one row in memory (at most
+:data:`MAX_ROW_CHARS` characters). This module does not import pytest.
 """
 
 from __future__ import annotations
@@ -15,11 +18,22 @@ import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pytest_rubric.errors import RubricInputError
+from pytest_rubric.yamlstrict import MAX_NUMBER_CHARS, decimal_int
 
-SUFFIXES = (".json", ".jsonl", ".csv")
+#: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
+INPUT_FORMATS: dict[str, str] = {
+    ".json": "the whole input",
+    ".jsonl": "ledger rows",
+    ".csv": "ledger rows",
+}
+SUFFIXES = tuple(INPUT_FORMATS)
+#: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
+#: than this is refused before it is parsed: a row is an id and two labels, and parsing
+#: a runaway row (100 MB of commas) would cost many times its size in memory.
+MAX_ROW_CHARS = 1_000_000
 CSV_HEADER = ("id", "a", "b")
 _CSV_BOOLEANS = {"true": True, "false": False}
 
@@ -39,7 +53,20 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return mapping
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+def _parse_int(text: str) -> int:
+    # json's own int() refuses more than 4300 digits with advice to change global state.
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(
+            f"a number written with {len(text)} digits is longer than inputs take "
+            f"({MAX_NUMBER_CHARS}); shorten it, or quote it if you mean the text"
+        )
+    return decimal_int(text)
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant, parse_int=_parse_int
+)
+_TOO_DEEP = "nested too deeply to read; flatten this value"
 
 
 def read_json(path: Path, display: str) -> Any:
@@ -56,6 +83,8 @@ def read_json(path: Path, display: str) -> Any:
         ) from None
     except ValueError as exc:
         raise RubricInputError(f"{display}: {exc}") from None
+    except RecursionError:
+        raise RubricInputError(f"{display}: {_TOO_DEEP}") from None
     if not isinstance(value, dict):
         raise RubricInputError(
             f"{display}: the file must hold one JSON object (the evaluator's input), "
@@ -68,13 +97,15 @@ class RowReader:
     """Ledger rows from a ``.jsonl`` or ``.csv`` file, one at a time.
 
     ``line`` is the line the most recent row came from, so a problem found in a
-    row can be reported at its place.
+    row can be reported at its place. ``fmt`` is ``".jsonl"`` or ``".csv"``, as
+    the case file names the file (``Case.input_format``); without it, the suffix
+    of ``path`` decides.
     """
 
-    def __init__(self, path: Path, display: str, fmt: str = "") -> None:
+    def __init__(self, path: Path, display: str, fmt: str | None = None) -> None:
         self.path = path
-        self.format = fmt or path.suffix
         self.display = display
+        self.fmt = fmt or path.suffix
         self.line = 0
 
     def where(self, index: int) -> str:
@@ -83,10 +114,11 @@ class RowReader:
     def __iter__(self) -> Iterator[Any]:
         try:
             with self.path.open(encoding="utf-8-sig", newline="") as stream:
-                if self.format == ".csv":
-                    yield from self._csv(stream)
+                lines = _Lines(stream, self.display)
+                if self.fmt == ".csv":
+                    yield from self._csv(lines)
                 else:
-                    yield from self._jsonl(stream)
+                    yield from self._jsonl(lines)
         except UnicodeDecodeError as exc:
             raise RubricInputError(
                 f"{self.display}:{self.line + 1}: not UTF-8 ({exc.reason}); save the file as UTF-8"
@@ -94,9 +126,11 @@ class RowReader:
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
 
-    def _jsonl(self, stream: Any) -> Iterator[Any]:
+    def _jsonl(self, lines: _Lines) -> Iterator[Any]:
         decode = _DECODER.decode
-        for self.line, text in enumerate(stream, start=1):
+        for text in lines:
+            self.line = lines.number
+            lines.row_done()
             try:
                 yield decode(text)
             except json.JSONDecodeError as exc:
@@ -111,9 +145,11 @@ class RowReader:
                 ) from None
             except ValueError as exc:
                 raise RubricInputError(f"{self.display}:{self.line}: {exc}") from None
+            except RecursionError:
+                raise RubricInputError(f"{self.display}:{self.line}: {_TOO_DEEP}") from None
 
-    def _csv(self, stream: Any) -> Iterator[Any]:
-        reader = csv.reader(stream, strict=True)
+    def _csv(self, lines: _Lines) -> Iterator[Any]:
+        reader = csv.reader(lines, strict=True)
         try:
             header = next(reader, None)
             if header is None or sorted(header) != sorted(CSV_HEADER):
@@ -122,8 +158,10 @@ class RowReader:
                     f"(found {','.join(header or [])!r}); write 'id,a,b' on the first line"
                 )
             columns = [header.index(name) for name in CSV_HEADER]
+            lines.row_done()
             for cells in reader:
                 self.line = reader.line_num
+                lines.row_done()
                 if len(cells) != len(CSV_HEADER):
                     raise RubricInputError(
                         f"{self.display}:{self.line}: {len(cells)} cells where the header has 3 "
@@ -139,3 +177,41 @@ class RowReader:
             raise RubricInputError(
                 f"{self.display}:{reader.line_num}: invalid CSV: {exc}"
             ) from None
+
+
+class _Lines:
+    """The lines of a ledger, each read with a cap, refusing a row past :data:`MAX_ROW_CHARS`.
+
+    ``csv.reader`` pulls lines from here until a record is complete (a quoted cell
+    may hold line breaks), so the characters read since :meth:`row_done` are the
+    current row's. Reading with ``readline(cap)`` means a runaway line is never
+    held whole; ``csv.field_size_limit`` would bound cells, not rows, and is
+    global state besides.
+    """
+
+    __slots__ = ("display", "number", "read", "row_line", "row_start", "stream")
+
+    def __init__(self, stream: TextIO, display: str) -> None:
+        self.stream = stream
+        self.display = display
+        self.number = 0  # lines read so far
+        self.read = 0  # characters read so far
+        self.row_start = 0  # characters read before the current row
+        self.row_line = 1  # the line the current row starts on
+
+    def row_done(self) -> None:
+        self.row_start = self.read
+        self.row_line = self.number + 1
+
+    def __iter__(self) -> Iterator[str]:
+        readline = self.stream.readline
+        while line := readline(MAX_ROW_CHARS + 1):
+            self.number += 1
+            self.read += len(line)
+            if self.read - self.row_start > MAX_ROW_CHARS:
+                raise RubricInputError(
+                    f"{self.display}:{self.row_line}: this row is longer than "
+                    f"{MAX_ROW_CHARS} characters, which no ledger row needs (an id and two "
+                    "labels); look for a missing closing quote or a runaway line and fix it"
+                )
+            yield line

@@ -8,14 +8,16 @@ item fails and the other cases still run. This module does not import pytest.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.ledgers import SUFFIXES as INPUT_SUFFIXES
+from pytest_rubric.evaluators._common import int_text
+from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
 from pytest_rubric.yamlstrict import decode as decode_text
 from pytest_rubric.yamlstrict import load as load_yaml
@@ -49,10 +51,11 @@ def is_case_file(path: Path) -> bool:
 class Case:
     """One case of a case file.
 
-    ``name`` is the case ID, or ``cases[N]`` when the case has no usable ID;
-    ``line`` is the 1-based line where the case starts. When ``problems`` is not
-    empty the case cannot be evaluated and its item fails with those messages.
-    A case gives its input inline (``input``) or as a file (``input_file``).
+    ``name`` is the case ID, or ``cases.N`` when the case has no usable ID (see
+    :func:`_fallback_names`); ``line`` is the 1-based line where the case starts.
+    When ``problems`` is not empty the case cannot be evaluated and its item fails
+    with those messages. A case gives its input inline (``input``) or as a file
+    (``input_file``).
     """
 
     name: str
@@ -65,7 +68,8 @@ class Case:
     #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
     input_file: Path | None = None
     input_file_display: str = ""
-    #: What the input file holds, by the suffix of the name written in the case file.
+    #: How to read ``input_file``: its suffix as written in the case file (a key of
+    #: ``ledgers.INPUT_FORMATS``), not the suffix of what a symlink leads to.
     input_format: str = ""
 
 
@@ -131,37 +135,69 @@ class _InputFiles:
         self.display_folder = os.path.dirname(display)
         self.root = root.resolve() if root is not None else None
 
-    def resolve(self, value: str) -> tuple[Path, str, str | None]:
-        """The resolved path, its display name, and a problem with it (or ``None``)."""
+    def resolve(self, value: str) -> tuple[Path, str, str, str | None]:
+        """The resolved path, its display name, its format, and a problem with it (or ``None``)."""
+        input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
+        if "\0" in value:
+            # No file system path can hold a NUL; os functions raise ValueError on it.
+            return (
+                Path(self.folder),
+                value.replace("\0", "\\0"),
+                input_format,
+                f"input_file {value!r} contains a NUL character, which no path can hold; remove it",
+            )
         display = os.path.normpath(os.path.join(self.display_folder, value))
         if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
             return (
                 Path(value),
                 value,
+                input_format,
                 (f"input_file {value!r} is an absolute path; write it relative to the case file"),
             )
-        path = (self.folder / value).resolve()
+        try:
+            path = (self.folder / value).resolve()
+            exists = path.is_file()
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
+            loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
+            why = "it is a symlink loop" if loop else getattr(exc, "strerror", None) or str(exc)
+            return (
+                self.folder / value,
+                display,
+                input_format,
+                f"input_file {value!r} cannot be followed: {why}; point it at a real file",
+            )
         if self.root is not None and not path.is_relative_to(self.root):
             return (
                 path,
                 display,
+                input_format,
                 (
                     f"input_file {value!r} leads outside the repository ({self.root}); "
                     "keep ledgers inside it and write the path relative to the case file"
                 ),
             )
-        if not value.endswith(INPUT_SUFFIXES):
+        if not input_format:
+            return (path, display, input_format, f"input_file {value!r} must end in {_FORMATS}")
+        if not exists:
             return (
                 path,
                 display,
-                (
-                    f"input_file {value!r} must end in .json (the whole input), .jsonl or .csv "
-                    "(ledger rows)"
-                ),
+                input_format,
+                f"input_file {value!r} does not exist ({display}); check the path",
             )
-        if not path.is_file():
-            return path, display, f"input_file {value!r} does not exist ({display}); check the path"
-        return path, display, None
+        return path, display, input_format, None
+
+
+def _formats_text() -> str:
+    """``.json (the whole input), .jsonl or .csv (ledger rows)``, from the table."""
+    by_holding: dict[str, list[str]] = {}
+    for suffix, holds in INPUT_FORMATS.items():
+        by_holding.setdefault(holds, []).append(suffix)
+    return ", ".join(f"{' or '.join(suffixes)} ({holds})" for holds, suffixes in by_holding.items())
+
+
+_FORMATS = _formats_text()
 
 
 class _Validator:
@@ -287,7 +323,7 @@ class _Validator:
                         "write '- id: ...' with 'input:' and 'expected:' beneath it",
                     )
                 )
-                out.append(Case(f"cases[{index}]", index, at[0], at[1], {}, {}, tuple(problems)))
+                out.append(Case("", index, at[0], at[1], {}, {}, tuple(problems)))
                 continue
             name, id_problem = self._case_id(raw, index, at, seen)
             if id_problem is not None:
@@ -297,9 +333,11 @@ class _Validator:
             case_input = raw.get("input")
             expected = raw.get("expected")
             input_file: Path | None = None
-            input_file_display = ""
+            input_file_display = input_format = ""
             if not problems and isinstance(raw.get("input_file"), str):
-                input_file, input_file_display, file_problem = self.files.resolve(raw["input_file"])
+                input_file, input_file_display, input_format, file_problem = self.files.resolve(
+                    raw["input_file"]
+                )
                 if file_problem is not None:
                     problems.append(
                         self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
@@ -315,21 +353,25 @@ class _Validator:
                     tuple(problems),
                     input_file,
                     input_file_display,
-                    os.path.splitext(raw["input_file"])[1] if input_file is not None else "",
+                    input_format,
                 )
             )
-        return tuple(out)
+        return _fallback_names(out)
 
     def _case_id(
         self, case: dict[str, Any], index: int, at: Position, seen: dict[str, int]
     ) -> tuple[str, CaseFileError | None]:
-        fallback = f"cases[{index}]"
+        fallback = ""  # named by _fallback_names once every usable ID is known
         if "id" not in case:
             return fallback, self.error(at, "the case has no 'id'; add 'id: <a unique name>'")
         id_at = self.spans.keys[id(case)]["id"][1]
         case_id = case["id"]
         if not isinstance(case_id, str):
-            quoted = f"'{case_id}'" if isinstance(case_id, (int, float)) else "'<a unique name>'"
+            quoted = "'<a unique name>'"
+            if isinstance(case_id, (int, float)) and not isinstance(case_id, bool):
+                shown = int_text(case_id) if isinstance(case_id, int) else str(case_id)
+                if shown.isascii() and " " not in shown:  # not an abbreviated huge integer
+                    quoted = f"'{shown}'"
             return fallback, self.error(
                 id_at, f"a case id must be text, not {_kind(case_id)}; write id: {quoted}"
             )
@@ -410,6 +452,28 @@ class _Validator:
         return problems
 
 
+def _fallback_names(cases: list[Case]) -> tuple[Case, ...]:
+    """Name each case without a usable ID ``cases.N`` (N its index in ``cases:``).
+
+    The name must survive as a pytest node ID on every supported pytest: pytest 9
+    reads ``name[...]`` as parameters, so ``cases[1]`` would not rerun with
+    ``--lf``; ``::`` splits node IDs. A dot is safe for ``--lf``, ``--deselect``
+    and ``-k``. A real ID may look the same, so one that does wins and the
+    fallback grows a ``_`` until it is unique within the file.
+    """
+    taken = {case.name for case in cases if case.name}
+    named = []
+    for case in cases:
+        if not case.name:
+            name = f"cases.{case.index}"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            case = replace(case, name=name)
+        named.append(case)
+    return tuple(named)
+
+
 def _containing_case(
     cases: Any, items: Sequence[Position], spans: Spans, at: Position
 ) -> int | None:
@@ -441,7 +505,9 @@ def _kind(value: object) -> str:
         return "empty (null)"
     if type(value) is bool:
         return f"the boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return f"the number {int_text(value)}"
+    if isinstance(value, float):
         return f"the number {value}"
     if isinstance(value, str):
         return f"the text {value!r}"

@@ -80,7 +80,7 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
     elif case.input_format == ".json":
         data = read_json(case.input_file, case.input_file_display)
     else:
-        reader = RowReader(case.input_file, case.input_file_display, case.input_format)
+        reader = RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
         if evaluator.stream is not None:
             pair = call("stream", evaluator.stream, reader, reader.where)
             answer, evidence = call.pair("stream", pair)

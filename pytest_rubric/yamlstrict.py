@@ -30,8 +30,14 @@ from typing import Any
 import yaml
 from yaml import events
 
+from pytest_rubric.evaluators._common import int_text
+
 #: Nesting deeper than this is refused (case files need about eight levels).
 MAX_DEPTH = 100
+#: A number written with more characters than this is refused. Python's ``int()`` stops
+#: at 4300 decimal digits because reading more costs quadratic time; :func:`decimal_int`
+#: reads past that in pieces, and this bound keeps even that cheap (about 30 ms).
+MAX_NUMBER_CHARS = 100_000
 
 PARSER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """The parser whose events are read: libyaml's when PyYAML was built with it."""
@@ -48,6 +54,11 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _NON_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
 _TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels is refused; flatten this value"
+#: Line breaks as YAML counts them, so positions computed here agree with the parsers' own.
+_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+#: Decimal digits handed to ``int()`` at once: below 640, the lowest limit Python lets
+#: anyone set with ``sys.set_int_max_str_digits``, so no setting makes it refuse.
+_DIGITS_AT_ONCE = 600
 _SKIP = object()  # stands in for a value that was refused
 
 
@@ -95,8 +106,33 @@ class StrictYAMLError(Exception):
 
 
 def _line_col(text: str, index: int) -> Position:
-    line = text.count("\n", 0, index) + 1
-    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+    """The 1-based line and column, in characters, of ``text[index]``."""
+    line, start = 1, 0
+    for found in _BREAKS.finditer(text, 0, index):
+        line, start = line + 1, found.end()
+    return line, index - start + 1
+
+
+def decimal_int(text: str) -> int:
+    """The integer written in decimal in ``text`` (an optional sign, then digits only).
+
+    ``int(text)`` refuses more than 4300 digits (and fewer, if the limit was lowered);
+    the limit is global state, so it is never changed: long numbers are read in
+    pieces instead, split in halves so the cost stays well below quadratic.
+    """
+    sign = -1 if text[:1] == "-" else 1
+    digits = text[1:] if text[:1] in "+-" else text
+    return sign * _join_digits(digits, {})
+
+
+def _join_digits(digits: str, powers: dict[int, int]) -> int:
+    if len(digits) <= _DIGITS_AT_ONCE:
+        return int(digits)
+    low = len(digits) // 2
+    power = powers.get(low)
+    if power is None:
+        power = powers[low] = 10**low
+    return _join_digits(digits[:-low], powers) * power + _join_digits(digits[-low:], powers)
 
 
 def decode(data: bytes) -> str:
@@ -104,9 +140,8 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        prefix = data[: exc.start]
-        line = prefix.count(b"\n") + 1
-        col = len(prefix[prefix.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        prefix = data[: exc.start].decode("utf-8-sig", "replace")
+        line, col = _line_col(prefix, len(prefix))
         raise StrictYAMLError(
             line,
             col,
@@ -129,13 +164,21 @@ def load(text: str, parser: type[Any] = PARSER) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = exc.problem or exc.context or "cannot be parsed"
+        if not _is_libyaml(parser) and what.startswith(_AFTER_BACKSLASH):
+            # PyYAML points just past the '\\' or '%' that starts a bad escape; libyaml
+            # points at it. Both parsers give the same position, the escape's start.
+            col = max(col - 1, 1)
         if "maximum nesting depth" in what:  # libyaml's own limit, met while scanning ahead
             raise StrictYAMLError(line, col, _TOO_DEEP) from None
         raise StrictYAMLError(
             line, col, f"invalid YAML: {what}; check the indentation and quoting here"
         ) from None
     except yaml.reader.ReaderError as exc:
-        line, col = _line_col(text, exc.position)
+        index = exc.position
+        if _is_libyaml(parser):
+            # libyaml reads the text as UTF-8 and reports a byte offset into it.
+            index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
+        line, col = _line_col(text, index)
         raise StrictYAMLError(
             line,
             col,
@@ -148,6 +191,14 @@ def load(text: str, parser: type[Any] = PARSER) -> Document:
         if loader is not None:
             loader.dispose()
     return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
+
+
+_AFTER_BACKSLASH = ("found unknown escape character", "expected URI escape sequence")
+
+
+def _is_libyaml(parser: type[Any]) -> bool:
+    # PyYAML's own parsers read through its Python Reader; libyaml's do not.
+    return not issubclass(parser, yaml.reader.Reader)
 
 
 class _Frame:
@@ -270,8 +321,17 @@ class _Builder:
         self._add(value, pos)
 
     def _number(self, text: str, pos: Position) -> Any:
+        if len(text) > MAX_NUMBER_CHARS and (
+            _INT.match(text) or _OCT.match(text) or _HEX.match(text) or _FLOAT.match(text)
+        ):
+            self.problem(
+                pos,
+                f"a number written with {len(text)} characters is longer than case files "
+                f"take ({MAX_NUMBER_CHARS}); shorten it, or quote it if you mean the text",
+            )
+            return _SKIP
         if _INT.match(text):
-            return int(text)
+            return decimal_int(text)
         if _OCT.match(text):
             return int(text[2:], 8)
         if _HEX.match(text):
@@ -325,5 +385,11 @@ class _Builder:
 def _key_problem(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return "a mapping key must be a string, not a mapping or list; use a plain text key"
+    if type(value) is int and value.bit_length() > _LONG_KEY_BITS:
+        # Far too long to echo, and str() would refuse it past 4300 digits.
+        return f"mapping key {int_text(value)} is not a string; quote it to use it as a key"
     text = "null" if value is None else str(value).lower() if type(value) is bool else str(value)
     return f"mapping key {text} is not a string; quote it ('{text}') to use it as a key"
+
+
+_LONG_KEY_BITS = 1_000  # about 300 digits

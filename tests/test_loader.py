@@ -291,7 +291,7 @@ def test_unusable_case_ids_fail_that_case_only(case_id: str, message: str, parse
         "  - id: ok\n    input: {}\n    expected: {}\n"
     )
     bad, ok = load(text, parser).cases
-    assert bad.name == "cases[0]"
+    assert bad.name == "cases.0"
     assert [p.message for p in bad.problems] == [message]
     assert ok.name == "ok"
     assert ok.problems == ()
@@ -302,7 +302,7 @@ def test_a_repeated_case_id_fails_the_second_case(parser: Any) -> None:
     first, second = load(text, parser).cases
     assert first.name == "a"
     assert first.problems == ()
-    assert second.name == "cases[1]"
+    assert second.name == "cases.1"
     assert [str(p) for p in second.problems] == [
         "c.rubric.yaml:4:10: case id 'a' is already used by the case at line 3; give each case a unique id"
     ]
