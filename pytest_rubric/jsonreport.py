@@ -68,15 +68,14 @@ def _path_problem(value: str) -> str | None:
             return f"{value} is a directory; give a file name, e.g. {Path(value) / 'rubric-report.json'}"
         if mode is not None and not stat.S_ISREG(mode):
             return f"{value} is not a regular file (a device, FIFO or socket); give a file name"
-        if len(target.name.encode("utf-8", "surrogateescape")) > 240:
-            return f"the file name in {value[:60]}… is too long; give a shorter name"
         folder = target.parent
         while not folder.exists():  # missing folders are created, as --junitxml does
             folder = folder.parent
         if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
             return f"cannot write {value}: {folder} is not a writable folder; choose a path you can write"
     except (OSError, ValueError) as exc:
-        return f"cannot write {value!r}: {_reason(exc)}; choose another path"
+        shown = value if len(value) <= 80 else f"{value[:60]}…"
+        return f"cannot write {shown!r}: {_reason(exc)}; choose another path"
     return None
 
 

@@ -117,6 +117,8 @@ class RubricRun:
         brief = terminalreporter.verbosity <= -2
         if self.cases:
             lines = summary_lines(list(self.cases.values()), self.report_path, brief=brief)
+            if self.write_error is not None and not brief:
+                lines.pop()  # not "full report: PATH": the error below says what happened
             if not brief:
                 terminalreporter.write_sep("=", "rubric summary")
             for line in lines:

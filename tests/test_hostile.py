@@ -15,7 +15,7 @@ import pytest
 from pytest_rubric.jsonreport import schema
 
 #: Evaluators that misbehave in every way a plugin can; each gets a case file.
-HOSTILE_CONFTEST = '''
+HOSTILE_CONFTEST = """
 import sys
 
 from pytest_rubric import Evaluator, Evidence, hookimpl
@@ -139,7 +139,7 @@ def evaluators():
 @hookimpl
 def rubric_evaluators():
     return evaluators()
-'''
+"""
 
 #: Evaluators whose case is a case error, with what its message must say.
 FAILING = {
@@ -163,14 +163,14 @@ MATCHING = ("mutates", "ledger-shaped", "summary-raises")
 
 
 def _case_file(name: str) -> str:
-    if name.startswith("stream"):
-        source = "input_file: rows.jsonl"
-    else:
-        source = "input: {text: as written}"
+    stream = name.startswith("stream")
+    source = "input_file: rows.jsonl" if stream else "input: {text: as written}"
     expected = "{ok: true}"
     if name == "ledger-shaped":
         expected = "{matrix: 5, agreement: 1, total: 1, disagreements: x}"
-    return f"evaluator: {name}\ncases:\n  - id: {name}-case\n    {source}\n    expected: {expected}\n"
+    return (
+        f"evaluator: {name}\ncases:\n  - id: {name}-case\n    {source}\n    expected: {expected}\n"
+    )
 
 
 def _hostile_project(pytester: pytest.Pytester) -> None:
@@ -290,11 +290,13 @@ def test_odd_data_is_never_a_silent_pass(pytester: pytest.Pytester, workers: lis
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "*total  expected 3231*…*(an integer of 4817 digits)",
+            "*total  expected 30194693372392275795…73995516655882469375 (an integer of 4817 digits)",
             "*actual   0",
         ]
     )
-    result.stdout.fnmatch_lines(['*disagreements  expected ["x"]', '*actual   ["x\\\\ud800"]'])
+    result.stdout.fnmatch_lines(
+        ['*disagreements  expected [[]"x"[]]', '*actual   [[]"x\\\\ud800"[]]']
+    )
     report = _validated(pytester.path / "r.json")
     by_id = {r["case"]: r for r in report["cases"]}
     assert by_id["huge-expected"]["expected"]["total"].startswith("(integer of 4817 digits) 0xfff")
@@ -402,7 +404,7 @@ def test_a_failed_report_write_is_one_line_a_failing_exit_and_keeps_the_old_repo
         "        raise PermissionError(13, 'Permission denied')\n"
         "    os.replace = refuse\n",
     )
-    result = pytester.runpytest_subprocess("--rubric-report=r.json")
+    result = pytester.runpytest_subprocess("--rubric-report=r.json", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
@@ -429,15 +431,19 @@ def test_a_report_too_large_for_the_file_size_limit_is_a_failed_write(
     pytester: pytest.Pytester,
 ) -> None:
     resource = pytest.importorskip("resource")
-    pytester.makefile(".rubric.yaml", agree=AGREE)
+    # A report of about 40 KB, under a limit of 16 KB (pytest's own output stays below it).
+    big = "x" * 40_000
+    pytester.makefile(".rubric.yaml", agree=AGREE.replace("{id: A,", f"{{note: {big}, id: A,"))
     _sabotage(
         pytester,
-        "    import resource\n    resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))\n",
+        "    import resource\n    resource.setrlimit(resource.RLIMIT_FSIZE, (16_000, 16_000))\n",
     )
-    assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] != 200
+    assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] != 16_000
     result = pytester.runpytest_subprocess("--rubric-report=r.json", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["ERROR: the rubric report was not written to r.json: file too large"])
+    result.stdout.fnmatch_lines(
+        ["ERROR: the rubric report was not written to r.json: file too large"]
+    )
     assert not (pytester.path / "r.json").exists()
     assert [p.name for p in pytester.path.iterdir() if p.suffix == ".tmp"] == []
 
@@ -462,7 +468,7 @@ def _fifo(path: Path) -> None:
 @pytest.mark.parametrize(
     ("target", "make", "message"),
     [
-        ("x" * 300 + ".json", None, "the file name in * is too long; give a shorter name"),
+        ("x" * 300 + ".json", None, "cannot write 'xxxx*…': file name too long; *"),
         ("folder.json", _folder, "folder.json is a directory; *"),
         ("fifo.json", _fifo, "fifo.json is not a regular file *"),
         ("nul\0.json", None, "cannot write 'nul\\x00.json': *"),
@@ -522,7 +528,9 @@ def test_cases_on_one_line_keep_file_order_under_xdist(pytester: pytest.Pytester
     assert orders == [names, names, names]
 
 
-INJECTION_CSV = 'id,a,b\n"A\nagreement ledgers (1): forged",true,false\n"\x1b[31mred\x1b[0m",false,true\n'
+INJECTION_CSV = (
+    'id,a,b\n"A\nagreement ledgers (1): forged",true,false\n"\x1b[31mred\x1b[0m",false,true\n'
+)
 
 
 def test_data_never_reaches_the_terminal_raw(pytester: pytest.Pytester) -> None:

@@ -393,10 +393,7 @@ def test_junit_failure_message_is_the_headline(pytester: pytest.Pytester) -> Non
     pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
     pytester.runpytest("--junitxml=junit.xml")
     text = (pytester.path / "junit.xml").read_text()
-    assert (
-        "<failure message=\"'wrong-total' (agreement) differs from expected in total\">"
-        in text
-    )
+    assert "<failure message=\"'wrong-total' (agreement) differs from expected in total\">" in text
 
 
 @pytest.mark.parametrize("tb", ["auto", "line"])

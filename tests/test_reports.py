@@ -90,9 +90,7 @@ def test_the_summary_bounds_long_lists(pytester: pytest.Pytester) -> None:
         ],
         consecutive=True,
     )
-    result.stdout.fnmatch_lines(
-        ["  and 2 more", "full report: out/r.json"], consecutive=True
-    )
+    result.stdout.fnmatch_lines(["  and 2 more", "full report: out/r.json"], consecutive=True)
 
 
 def test_no_summary_appears_when_no_rubric_case_ran(pytester: pytest.Pytester) -> None:
