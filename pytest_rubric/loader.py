@@ -16,6 +16,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
+from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.evaluators._common import int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
@@ -389,6 +390,13 @@ class _Validator:
                     f"case id {case_id!r} contains {part!r}, which would break its pytest node ID; "
                     "use letters, digits, '-', '_' or '.'",
                 )
+        if escape_controls(case_id) != case_id:
+            return fallback, self.error(
+                id_at,
+                f"case id {escape_controls(case_id)!r} contains a control or direction-changing "
+                "character, which would reach terminals and reports raw; "
+                "use letters, digits, '-', '_' or '.'",
+            )
         if case_id in seen:
             return fallback, self.error(
                 id_at,

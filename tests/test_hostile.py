@@ -551,3 +551,19 @@ def test_data_never_reaches_the_terminal_raw(pytester: pytest.Pytester) -> None:
         ]
     )
     result.stdout.no_fnmatch_line("agreement ledgers (1): forged*")
+
+
+def test_a_case_id_with_a_control_character_fails_that_case_with_its_position(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        ids='evaluator: agreement\ncases:\n  - id: "red\\e"\n    input: {rows: []}\n'
+        "    expected: {error: none}\n",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    assert "\x1b" not in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["  ids.rubric.yaml:3:9: case id 'red\\\\x1b' contains a control or direction-*"]
+    )
