@@ -28,8 +28,6 @@ JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
 
 #: Deeper values are cut (records) or refused (answers). Case files allow 100 levels.
 MAX_DEPTH = 200
-#: Integers longer than this are abbreviated in messages.
-SHOWN_DIGITS = 40
 #: Text that marks an integer written as text because it has too many digits.
 BIG_INTEGER = "(integer of {digits} digits) {hex}"
 
@@ -70,38 +68,51 @@ def is_encodable(text: str) -> bool:
     return text.isascii() or _SURROGATES.search(text) is None
 
 
+#: An integer of at most this many bits has at most 4214 decimal digits, under
+#: CPython's default limit of 4300 for ``str(int)``, and is printed whole.
+_WHOLE_INT_BITS = 14_000
+#: Past this many bits (about 1.2 million digits) even counting the digits exactly
+#: costs noticeable time; the count is then estimated from the bit length.
+_COUNTED_INT_BITS = 4_000_000
+_LOG10_2 = 0.30102999566398120
+
+
 def decimal_digits(value: int) -> int:
-    """How many decimal digits ``abs(value)`` has, without ``str`` (which refuses
-    integers past CPython's 4300-digit limit)."""
-    value = abs(value)
-    if value < 10:
-        return 1
-    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
-    return estimate + 1 if value >= 10**estimate else estimate
+    """How many decimal digits ``abs(value)`` has (estimated past about 1.2 million
+    digits), without ``str``, which refuses integers past CPython's 4300-digit limit."""
+    magnitude = abs(value)
+    digits = int(magnitude.bit_length() * _LOG10_2) + 1  # exact, or one too many
+    if (
+        magnitude.bit_length() <= _COUNTED_INT_BITS
+        and digits > 1
+        and magnitude < 10 ** (digits - 1)
+    ):
+        digits -= 1
+    return digits
 
 
-def int_text(value: int, *, shown: int | None = SHOWN_DIGITS) -> str:
-    """``value`` in decimal; past ``shown`` digits (or past what ``str`` may write)
-    abbreviated as ``1234…6789 (an integer of 5000 digits)``."""
-    if value.bit_length() < 128:  # the common case, well within every limit
-        return str(value)
-    digits = decimal_digits(value)
-    if shown is None or digits <= shown:
+def int_text(value: int) -> str:
+    """``value`` in decimal, or ``1234…5678 (an integer of 5000 digits)`` when it is too
+    long to print whole. Never raises and never changes Python's int/str limit."""
+    if value.bit_length() <= _WHOLE_INT_BITS:
         try:
             return str(value)
-        except ValueError:  # past sys.get_int_max_str_digits()
-            shown = SHOWN_DIGITS
-    keep = max(shown // 2, 1)
+        except ValueError:  # the user lowered sys.set_int_max_str_digits below 4214
+            pass
     sign = "-" if value < 0 else ""
-    magnitude = abs(value)
-    head = str(magnitude // 10 ** (digits - keep))
-    tail = str(magnitude % 10**keep).rjust(keep, "0")
+    magnitude = -value if value < 0 else value
+    tail = f"{magnitude % 10_000:04d}"
+    digits = decimal_digits(magnitude)
+    if magnitude.bit_length() > _COUNTED_INT_BITS:
+        return f"{sign}…{tail} (an integer of about {digits} digits)"
+    # Dividing by a power of ten close to the value leaves a tiny quotient: cheap.
+    head = magnitude // 10 ** (digits - 4)
     return f"{sign}{head}…{tail} (an integer of {digits} digits)"
 
 
 def _writable_int(value: int) -> int | str:
     """``value`` itself when JSON text can hold it here, else marked lossless text."""
-    if value.bit_length() < 14_000:  # about 4,200 digits: below CPython's limit
+    if value.bit_length() <= _WHOLE_INT_BITS:
         return value
     try:
         str(value)

@@ -16,8 +16,8 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.evaluators._common import int_text
+from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
 from pytest_rubric.yamlstrict import decode as decode_text

@@ -290,7 +290,7 @@ def test_odd_data_is_never_a_silent_pass(pytester: pytest.Pytester, workers: lis
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
-            "*total  expected 30194693372392275795…73995516655882469375 (an integer of 4817 digits)",
+            "*total  expected 3019…9375 (an integer of 4817 digits)",
             "*actual   0",
         ]
     )
