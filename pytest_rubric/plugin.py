@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.discovery import EvaluatorDiscovery
+from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
 from pytest_rubric.items import RubricFile
 from pytest_rubric.jsonreport import report_path
 from pytest_rubric.loader import is_case_file
@@ -54,7 +54,10 @@ def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
 
 def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
     session.perform_collect()
-    entries = discovery_of(config).entries()
+    try:
+        entries = discovery_of(config).entries()
+    except RegistrationError as exc:
+        raise pytest.UsageError(str(exc)) from None
     writer = config.get_terminal_writer()
     writer.line()
     writer.sep("-", f"rubric evaluators ({len(entries)})")
@@ -63,9 +66,14 @@ def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    discovery = EvaluatorDiscovery(config.invocation_params.dir)
+    discovery = EvaluatorDiscovery(config.rootpath)
     config.stash[_discovery_key] = discovery
     config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
+    # Plugins, entry points and the conftests loaded so far are known now: a broken
+    # one stops the run before collection (conftests found later fail their case files).
+    problems = discovery.problems()
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
     register(config)
 
 
