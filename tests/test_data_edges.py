@@ -166,7 +166,7 @@ def test_ledger_files_read_huge_integers_and_refuse_overlong_ones_at_their_line(
     [
         (BIG, BIG_SHOWN),
         (-BIG, f"-{BIG_SHOWN}"),
-        ([1, {"n": BIG}], f'[1, {{"n": "{BIG_SHOWN}"}}] (a list)'),
+        ([1, {"n": BIG}], f'[1, {{"n": {BIG_SHOWN}}}] (a list)'),
     ],
     ids=["huge", "negative", "nested"],
 )
