@@ -18,8 +18,10 @@ def json_equal(left: Any, right: Any) -> bool:
         return left_type is right_type and left is right
     if left_type in _NUMBERS:
         return right_type in _NUMBERS and left == right
-    if left_type is str or left is None:
-        return left_type is right_type and left == right
+    if left is None:
+        return right is None
+    if isinstance(left, str):  # str subclasses too, on either side
+        return isinstance(right, str) and str.__eq__(left, right) is True
     if isinstance(left, dict):
         if not isinstance(right, dict) or left.keys() != right.keys():
             return False
@@ -28,8 +30,6 @@ def json_equal(left: Any, right: Any) -> bool:
         if not isinstance(right, (list, tuple)) or len(left) != len(right):
             return False
         return all(json_equal(a, b) for a, b in zip(left, right, strict=True))
-    if isinstance(left, str):  # a str subclass
-        return isinstance(right, str) and left == right
     return False
 
 

@@ -99,3 +99,17 @@ def test_differences_name_each_key_with_both_values() -> None:
         ("gone", True, MISSING),
         ("new", MISSING, []),
     ]
+
+
+def test_a_str_subclass_is_text_on_either_side() -> None:
+    class Label(str):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    assert json_equal(Label("A"), "A")
+    assert json_equal("A", Label("A"))
+    assert not json_equal(Label("A"), "B")
+    assert not json_equal("B", Label("A"))
+    assert not json_equal(Label("1"), 1)
