@@ -1,0 +1,240 @@
+"""The README's pasted outputs are what a real run prints, so they cannot drift.
+
+Convention: every ```text block in README.md that shows output follows a marker line
+
+    <!-- output of `python -m pytest ARGS` in PROJECT[, from "FIRST"][ to "LAST"][ on pytest>=X] -->
+
+PROJECT is ``example_project`` (a copy of it is used) or ``demo:NAME``, a small project whose case
+files are in ``DEMOS`` below. The command runs for real in a copy of the project; the block is the
+excerpt of its output from the first line containing FIRST through the first line after it
+containing LAST (default: the whole output, or to its end). Timings, the padding of pytest's
+``===`` lines, session header lines and temporary paths are normalised before comparing. Output
+that differs between pytest versions (the short test summary) names the oldest pytest it holds for;
+older ones skip that block.
+
+After a deliberate change of output, refresh every block in one command:
+
+    .venv/bin/python tests/test_readme.py --refresh
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+MARKER = re.compile(
+    r"<!-- output of `python -m pytest(?P<args>[^`]*)` in (?P<project>[\w:.-]+)"
+    r'(?:, from "(?P<first>[^"]+)")?(?: to "(?P<last>[^"]+)")?(?: on pytest>=(?P<pytest>[\d.]+))? -->\n'
+    r"```text\n(?P<block>.*?)```",
+    re.S,
+)
+
+DEMOS: dict[str, dict[str, str]] = {
+    # "Reading a mismatch": three mismatching cases.
+    "mismatch": {
+        "rubrics/ledger.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-48
+    input:
+      rows:
+        - {id: hl-101, a: true, b: true}
+        - {id: hl-102, a: true, b: false}
+        - {id: hl-103, a: false, b: false}
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}
+      agreement: 3
+      total: 3
+      disagreements: []
+""",
+        "rubrics/review.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: passed-without-source
+    input:
+      fields: {title: true, source: false}
+      pass: true
+      reasons: [all-required-met]
+    expected:
+      expectedPass: true
+      expectedReasons: [all-required-met]
+      coherent: true
+
+  - id: quoted-label
+    input:
+      fields: {title: "true", source: true}
+      pass: true
+      reasons: [all-required-met]
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+""",
+    },
+    # "What a case file means": a misspelt key confined to one case.
+    "typo": {
+        "rubrics/review.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: fine
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+  - id: typo
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expect: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+""",
+    },
+}
+
+HEADER = re.compile(
+    r"^(platform |rootdir: |configfile: |testpaths: |plugins: |cachedir: |hypothesis profile |"
+    r"created: |\d+ workers? \[|\[gw\d+\] )"
+)
+TIMING = re.compile(r" in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?")
+RULE = re.compile(r"^([=_-])\1* (.*?) \1+$")
+
+
+@dataclass(frozen=True)
+class Pasted:
+    """One marked output block of the README."""
+
+    args: tuple[str, ...]
+    project: str
+    first: str | None
+    last: str | None
+    pytest_version: tuple[int, ...]
+    block: str
+    span: tuple[int, int]  # where the block's text is in README.md
+
+    @property
+    def label(self) -> str:
+        return self.project
+
+
+def pasted_blocks(text: str) -> list[Pasted]:
+    return [
+        Pasted(
+            args=tuple(match["args"].split()),
+            project=match["project"],
+            first=match["first"],
+            last=match["last"],
+            pytest_version=version(match["pytest"] or "0"),
+            block=match["block"],
+            span=match.span("block"),
+        )
+        for match in MARKER.finditer(text)
+    ]
+
+
+def version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def make_project(project: str, where: Path) -> None:
+    if project.startswith("demo:"):
+        for name, content in DEMOS[project.removeprefix("demo:")].items():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            (where / name).write_text(content)
+    else:
+        shutil.copytree(ROOT / project, where, dirs_exist_ok=True)
+
+
+def run(pasted: Pasted, where: Path) -> str:
+    """The command's real output, run in a fresh copy of its project under ``where``."""
+    make_project(pasted.project, where)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    # A fixed width, and no CI mode (which stops pytest cutting short-summary lines).
+    env.update(COLUMNS="80", LINES="24", CI="", BUILD_NUMBER="", PY_COLORS="0")
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", *pasted.args],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    return completed.stdout.replace(str(where.resolve()), ".").replace(str(where), ".")
+
+
+def excerpt(pasted: Pasted, output: str) -> str:
+    lines = output.splitlines()
+    start = 0
+    if pasted.first is not None:
+        start = next((i for i, line in enumerate(lines) if pasted.first in line), len(lines))
+    end = len(lines)
+    if pasted.last is not None:
+        end = next((i + 1 for i in range(start, len(lines)) if pasted.last in lines[i]), end)
+    return "".join(f"{line}\n" for line in lines[start:end])
+
+
+def normalise(text: str) -> list[str]:
+    lines = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        header = HEADER.match(line)
+        if header:
+            line = f"{header.group(1)}..."
+        line = TIMING.sub(" in N.NNs", line)
+        rule = RULE.match(line)
+        if rule:
+            line = f"{rule.group(1)} {rule.group(2)} {rule.group(1)}"
+        lines.append(line)
+    return lines
+
+
+def refresh(readme: Path = README) -> int:
+    """Rewrite every marked block from a real run; return how many changed."""
+    text = readme.read_text()
+    changed = 0
+    for pasted in reversed(pasted_blocks(text)):  # from the end, so spans stay valid
+        if version(pytest.__version__) < pasted.pytest_version:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            fresh = excerpt(pasted, run(pasted, Path(tmp)))
+        if normalise(fresh) != normalise(pasted.block):
+            begin, end = pasted.span
+            text = text[:begin] + fresh + text[end:]
+            changed += 1
+    readme.write_text(text)
+    return changed
+
+
+PASTED = pasted_blocks(README.read_text())
+
+
+def test_every_pasted_output_in_the_readme_has_a_marker() -> None:
+    fenced = README.read_text().count("```text\n")
+    assert fenced == len(PASTED), "put an <!-- output of ... --> marker before each ```text block"
+    assert len(PASTED) >= 3
+
+
+@pytest.mark.parametrize("pasted", PASTED, ids=[pasted.label for pasted in PASTED])
+def test_a_pasted_output_is_what_a_real_run_prints(pasted: Pasted, tmp_path: Path) -> None:
+    if version(pytest.__version__) < pasted.pytest_version:
+        pytest.skip(
+            f"the block shows what pytest>={'.'.join(map(str, pasted.pytest_version))} prints"
+        )
+    fresh = excerpt(pasted, run(pasted, tmp_path))
+    assert fresh, f"the command printed no line containing {pasted.first!r}"
+    if normalise(fresh) != normalise(pasted.block):
+        pytest.fail(
+            f"README.md block for `pytest {' '.join(pasted.args)}` in {pasted.project} differs "
+            f"from a real run; refresh with `python tests/test_readme.py --refresh`.\n"
+            f"Real output:\n{fresh}",
+            pytrace=False,
+        )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--refresh"]:
+        sys.exit(f"usage: {sys.argv[0]} --refresh")
+    print(f"{refresh()} README.md block(s) refreshed")
