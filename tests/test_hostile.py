@@ -567,3 +567,38 @@ def test_a_case_id_with_a_control_character_fails_that_case_with_its_position(
     result.stdout.fnmatch_lines(
         ["  ids.rubric.yaml:3:9: case id 'red\\\\x1b' contains a control or direction-*"]
     )
+
+
+def test_a_configure_that_raises_fails_its_file_naming_the_evaluator(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        """
+from pytest_rubric import Evaluator, hookimpl
+
+
+def broken_configure(block):
+    raise KeyError("no such field")
+
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator(name="fussy", description="", evaluate=dict, configure=broken_configure)]
+"""
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        fussy="evaluator: fussy\nrubric: {required: [title]}\ncases: []\n",
+        agree=AGREE,
+    )
+    result = pytester.runpytest("-n", "2")
+    result.assert_outcomes(passed=1, errors=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "fussy.rubric.yaml:2:*: evaluator 'fussy' (conftest.py) raised in configure:",
+            "  Traceback (the evaluator's frames):",
+        ]
+    )
+    result.stdout.fnmatch_lines(["  KeyError: 'no such field'"])
+    _no_internal_error(result)
