@@ -30,6 +30,7 @@ from pathlib import Path
 import pluggy
 
 from pytest_rubric import builtin, hookspecs
+from pytest_rubric.errors import RegistrationError
 from pytest_rubric.registry import Evaluator, Registry, show_object
 
 ENTRY_POINT_GROUP = "pytest_rubric"
@@ -41,14 +42,6 @@ _EXAMPLE = "return [Evaluator(name=..., description=..., evaluate=...)]"
 _HIDDEN_FRAMES = tuple(
     os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep for module in (builtin, pluggy)
 )
-
-
-class RegistrationError(Exception):
-    """Evaluators cannot be registered as the plugins ask.
-
-    The message names each plugin at fault and says what to write instead, one
-    problem per line.
-    """
 
 
 @dataclass(frozen=True, slots=True)

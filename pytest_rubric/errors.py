@@ -24,6 +24,18 @@ class CaseFileError(Exception):
         self.message = message
 
 
+class RegistrationError(Exception):
+    """Evaluators cannot be registered as the plugins ask.
+
+    The message names each plugin at fault and says what to write instead, one
+    problem per line.
+    """
+
+
+class ReportWriteError(Exception):
+    """``--rubric-report`` could not be written; the message is one line for people."""
+
+
 class RubricConfigError(ValueError):
     """A case file's ``rubric:`` block configures an evaluator in a way it cannot take.
 

@@ -20,8 +20,7 @@ from _pytest._code.code import (
     TerminalRepr,
 )
 
-from pytest_rubric.discovery import RegistrationError
-from pytest_rubric.errors import CaseFileError, RubricConfigError
+from pytest_rubric.errors import CaseFileError, RegistrationError, RubricConfigError
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.loader import Case, CaseFile, load_case_file
 from pytest_rubric.outcome import MATCHED, MISMATCHED, CaseOutcome

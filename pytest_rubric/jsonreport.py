@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.outcome import OUTCOMES
 from pytest_rubric.records import CaseRecord, counts, in_file_order
 
@@ -34,10 +35,6 @@ COUNT_NAMES = {
     "xfailed": "xfailed",
     "xpassed": "xpassed",
 }
-
-
-class ReportWriteError(Exception):
-    """The report could not be written; the message is one line for people."""
 
 
 def schema() -> dict[str, Any]:

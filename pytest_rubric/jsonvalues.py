@@ -265,3 +265,32 @@ def _json_text(value: JSON) -> str:
     if isinstance(value, list):
         return f"[{', '.join(_json_text(item) for item in value)}]"
     return json.dumps(value, ensure_ascii=False)
+
+
+def describe(value: object) -> str:
+    """Render a value as JSON with its kind, e.g. ``"true" (a string)``.
+
+    Never raises: an integer too long for ``str()`` (CPython refuses past 4300
+    digits) is shown abbreviated, control characters escaped.
+    """
+    if type(value) is int and value.bit_length() > 14_000:
+        return int_text(value)
+    return f"{show(value)} ({kind_of(value)})"
+
+
+def kind_of(value: object) -> str:
+    """A value's kind in words: ``null``, ``a boolean``, ``a number``, ``a string``, ``a list``,
+    ``a mapping``, or the name of its Python type."""
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__

@@ -81,9 +81,10 @@ class CaseFile:
     ``rubric`` is the file's ``rubric:`` block for the evaluator, if any;
     ``rubric_at`` maps each path inside it (keys and list indexes, ``()`` for the
     block itself) to where it is written, so problems in it can be located.
+    ``display`` is how messages name the file (relative to where pytest ran).
     """
 
-    path: str
+    display: str
     evaluator: str
     evaluator_at: Position
     description: str | None

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.discovery import EvaluatorDiscovery, RegistrationError
+from pytest_rubric.discovery import EvaluatorDiscovery
+from pytest_rubric.errors import RegistrationError
 from pytest_rubric.items import RubricFile
 from pytest_rubric.jsonreport import report_path
 from pytest_rubric.loader import is_case_file

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from pytest_rubric import __version__
+from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.items import REPORT_DOMAIN, RubricItem, root_path
-from pytest_rubric.jsonreport import ReportWriteError, document, write_atomically
+from pytest_rubric.jsonreport import document, write_atomically
 from pytest_rubric.jsonvalues import escape_controls, plain
 from pytest_rubric.outcome import CASE_ERROR, Outcome
 from pytest_rubric.records import Payload, SummaryLine, base_record, record_of, stopped

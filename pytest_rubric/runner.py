@@ -18,7 +18,14 @@ from typing import Any
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
-from pytest_rubric.jsonvalues import JSON, escape_controls, json_problem, normalised, plain, show
+from pytest_rubric.jsonvalues import (
+    JSON,
+    describe,
+    escape_controls,
+    json_problem,
+    normalised,
+    plain,
+)
 from pytest_rubric.ledgers import RowReader, read_json
 from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
@@ -116,7 +123,7 @@ class _Caller:
         if isinstance(value, tuple) and len(value) == 2:
             return value[0], value[1]
         raise _EvaluatorFailed(
-            f"{self.who}: {what} returned {_kind(value)}; return a pair (answer, Evidence)"
+            f"{self.who}: {what} returned {_what(value)}; return a pair (answer, Evidence)"
         )
 
     def checked(self, answer: Any, evidence: Any) -> tuple[JSON, Evidence | None]:
@@ -130,12 +137,12 @@ class _Caller:
     def _check_evidence(self, evidence: Any) -> None:
         if not isinstance(evidence, Evidence):
             raise _EvaluatorFailed(
-                f"{self.who}: explain returned {_kind(evidence)}; "
+                f"{self.who}: explain returned {_what(evidence)}; "
                 "return pytest_rubric.Evidence(facts={...}, problem=...) or None"
             )
         if not isinstance(evidence.facts, dict):
             raise _EvaluatorFailed(
-                f"{self.who}: Evidence.facts is {_kind(evidence.facts)}; give a dict of "
+                f"{self.who}: Evidence.facts is {_what(evidence.facts)}; give a dict of "
                 "label -> JSON value"
             )
         problem = json_problem(evidence.facts, "Evidence.facts")
@@ -143,16 +150,17 @@ class _Caller:
             raise _EvaluatorFailed(f"{self.who}: {problem}")
         if evidence.problem is not None and not isinstance(evidence.problem, str):
             raise _EvaluatorFailed(
-                f"{self.who}: Evidence.problem is {_kind(evidence.problem)}; give one sentence "
+                f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
                 "of text, or None for a valid input"
             )
 
 
-def _kind(value: Any) -> str:
-    kind = type(value).__name__
+def _what(value: Any) -> str:
+    """A value handed back by an evaluator, in words: short JSON text for plain
+    values, its type for anything else (a ``repr`` could raise or run code)."""
     if value is None or isinstance(value, (bool, int, float, str)):
-        return f"{show(value, limit=80)} (a {kind})"
-    return f"a {kind}"
+        return describe(value)
+    return f"a {type(value).__name__}"
 
 
 def evaluator_traceback(exc: BaseException) -> str:

@@ -107,7 +107,7 @@ def test_two_evaluators_with_one_name_is_an_error_naming_both_sources(
         ]
     )
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    assert "Traceback" not in result.stdout.str()
+    result.stdout.no_fnmatch_line("*Traceback*")
 
 
 def test_rubric_evaluators_lists_each_evaluator_with_its_source(pytester: pytest.Pytester) -> None:

@@ -154,9 +154,9 @@ FAILING = {
     "int-key": "answered something that is not JSON: the answer has the key 1 (int); keys are strings",
     "explain-dict": "explain returned a dict; return pytest_rubric.Evidence*",
     "explain-raises": "raised in explain:\n  ValueError: explain broke",
-    "numeric-problem": "Evidence.problem is 12345 (a int); give one sentence*",
+    "numeric-problem": "Evidence.problem is 12345 (a number); give one sentence*",
     "stream-raises": "raised in stream:\n  RuntimeError: stream broke",
-    "stream-junk": "stream returned 42 (a int); return a pair (answer, Evidence)",
+    "stream-junk": "stream returned 42 (a number); return a pair (answer, Evidence)",
 }
 #: Evaluators whose answer is fine, so their case matches.
 MATCHING = ("mutates", "ledger-shaped", "summary-raises")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-import time
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +157,7 @@ def test_anchors_aliases_merge_keys_and_tags_are_refused(
     assert any(fragment in p for p in problems), problems
 
 
-def test_an_alias_bomb_is_refused_in_well_under_a_second(parser: Any) -> None:
+def test_an_alias_bomb_is_refused_without_being_expanded(parser: Any) -> None:
     lines = [
         "evaluator: reason",
         "cases:",
@@ -170,10 +169,12 @@ def test_an_alias_bomb_is_refused_in_well_under_a_second(parser: Any) -> None:
         prev = f"*l{level - 1}"
         lines.append(f"      l{level}: &l{level} [{', '.join([prev] * 9)}]")
     lines.append("    expected: {}")
-    start = time.perf_counter()
     case_file = load("\n".join(lines) + "\n", parser)
-    assert time.perf_counter() - start < 0.5
-    assert case_file.cases[0].problems
+    problems = [str(problem) for problem in case_file.cases[0].problems]
+    # Each alias is refused once where it is written (19 levels of 9), never followed:
+    # expanding them would mean 9**19 values.
+    assert sum(" alias *l" in problem for problem in problems) == 19 * 9
+    assert sum(" anchor &l" in problem for problem in problems) == 20
 
 
 def test_thousands_of_nesting_levels_give_an_error_not_a_recursion_error(parser: Any) -> None:
@@ -183,12 +184,14 @@ def test_thousands_of_nesting_levels_give_an_error_not_a_recursion_error(parser:
             f"evaluator: reason\ncases:\n  - id: x\n    input: {{v: {deep}}}\n    expected: {{}}\n",
             parser,
         )
-    # The first bracket past the limit (four levels lead to the first bracket, at column
-    # 16); libyaml, scanning ahead, meets its own limit further on and says the same.
-    column = 16 + MAX_DEPTH - 4 if parser is yaml.SafeLoader else 1012
-    assert str(info.value) == (
-        f"c.rubric.yaml:4:{column}: nesting deeper than {MAX_DEPTH} levels is refused; flatten this value"
+    # On line 4, inside the brackets: where exactly depends on how far the parser scans
+    # ahead (libyaml meets its own limit of 1000 levels first), so only the range is pinned.
+    error = info.value
+    assert (error.line, error.message) == (
+        4,
+        f"nesting deeper than {MAX_DEPTH} levels is refused; flatten this value",
     )
+    assert 16 <= error.col <= 16 + len(deep)
 
 
 def test_a_second_document_is_a_file_error(parser: Any) -> None:

@@ -106,7 +106,7 @@ def test_a_mismatch_names_case_line_keys_and_evidence_without_a_traceback(
     result.stdout.fnmatch_lines(
         ["FAILED ledger.rubric.yml::wrong-total - 'wrong-total' (agreement) differs*"]
     )
-    assert "Traceback" not in result.stdout.str()
+    result.stdout.no_fnmatch_line("*Traceback*")
     assert "pytest_rubric" not in result.stdout.str()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
@@ -286,7 +286,7 @@ def test_an_unknown_evaluator_is_a_collection_error_with_a_suggestion(
         consecutive=True,
     )
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    assert "Traceback" not in result.stdout.str()
+    result.stdout.no_fnmatch_line("*Traceback*")
 
 
 def test_a_broken_file_does_not_stop_other_files(pytester: pytest.Pytester) -> None:

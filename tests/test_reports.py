@@ -11,7 +11,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_rubric.jsonreport import ReportWriteError, schema, write_atomically
+from pytest_rubric.errors import ReportWriteError
+from pytest_rubric.jsonreport import schema, write_atomically
 
 EXAMPLE = Path(__file__).parent.parent / "example_project"
 

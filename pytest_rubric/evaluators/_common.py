@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_rubric.jsonvalues import JSON, int_text, show
+from pytest_rubric.jsonvalues import JSON, describe, int_text, kind_of
 from pytest_rubric.registry import Evidence
 
 __all__ = [
@@ -35,17 +35,6 @@ def _utf16(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def describe(value: object) -> str:
-    """Render a value as JSON with its kind, e.g. ``"true" (a string)``.
-
-    Never raises: an integer too long for ``str()`` (CPython refuses past 4300
-    digits) is shown abbreviated, control characters escaped.
-    """
-    if type(value) is int and value.bit_length() > 14_000:
-        return int_text(value)
-    return f"{show(value)} ({kind_of(value)})"
-
-
 def not_boolean(where: str, value: object) -> str:
     """Say that ``value`` at ``where`` is not a boolean, with the fix for a classic slip."""
     message = f"{where} is {describe(value)}, not a boolean"
@@ -54,19 +43,3 @@ def not_boolean(where: str, value: object) -> str:
     elif isinstance(value, int) and not is_bool(value) and value in (0, 1):
         message += f"; write {'true' if value else 'false'}, not {value}"
     return message
-
-
-def kind_of(value: object) -> str:
-    if value is None:
-        return "null"
-    if is_bool(value):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
