@@ -487,10 +487,17 @@ def test_paths_that_cannot_hold_a_report_are_usage_errors_before_collection(
 
 
 def test_a_device_is_refused_and_left_as_it_is(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rubric-report=/dev/full")
+    # A device node of our own (the same device as /dev/full), so that a regression
+    # can never replace a real device of the machine with a regular file.
+    device = pytester.path / "full"
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    result = pytester.runpytest(f"--rubric-report={device}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*argument --rubric-report: /dev/full is not a regular file*"])
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    result.stderr.fnmatch_lines(["*argument --rubric-report: */full is not a regular file*"])
+    assert stat.S_ISCHR(os.stat(device).st_mode)
 
 
 def test_a_symlinked_report_path_is_written_through_to_its_target(
