@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +53,15 @@ class RubricCaseError(Exception):
         self.outcome = outcome
 
 
+class RubricStrictXPass(Exception):
+    """A case marked ``xfail:`` (strict, the default) matched its expected answer."""
+
+    def __init__(self, outcome: CaseOutcome, reason: str) -> None:
+        super().__init__(outcome.case.name)
+        self.outcome = outcome
+        self.reason = reason
+
+
 class RubricFile(pytest.File):
     """A ``*.rubric.yaml`` file: one item per case."""
 
@@ -64,7 +75,10 @@ class RubricFile(pytest.File):
         source = registry.source(case_file.evaluator)
         keep_input = wants_input_copy(self.config)
         for case in case_file.cases:
-            yield RubricItem.from_parent(
+            decorators, problems = _pytest_marks(case, display)
+            if problems:
+                case = dataclasses.replace(case, problems=(*case.problems, *problems))
+            item = RubricItem.from_parent(
                 self,
                 name=case.name,
                 case=case,
@@ -73,6 +87,9 @@ class RubricFile(pytest.File):
                 display=display,
                 keep_input=keep_input,
             )
+            for decorator in decorators:
+                item.add_marker(decorator)
+            yield item
 
     def repr_failure(  # type: ignore[override]  # as pytest's own Collector does
         self, excinfo: pytest.ExceptionInfo[BaseException]
@@ -102,6 +119,8 @@ class RubricItem(pytest.Item):
         self.display = display
         self.keep_input = keep_input
         self.result: CaseOutcome | None = None
+        #: Set when a strict ``xfail:`` case matched, failing it.
+        self.strict_xpass = False
         # ``-k agreement`` selects the agreement cases, whatever their path says.
         self.extra_keyword_matches.add(evaluator.name)
         # Shown as <property> elements by --junitxml, so CI dashboards see them.
@@ -125,13 +144,27 @@ class RubricItem(pytest.Item):
             raise RubricMismatch(result)
         if result.outcome != MATCHED:
             raise RubricCaseError(result)
+        xfail = self.case.marks.xfail
+        if xfail is not None and xfail.strict and not self.config.option.runxfail:
+            self.strict_xpass = True
+            raise RubricStrictXPass(result, xfail.reason)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, (RubricMismatch, RubricCaseError)):
-            brief = self.config.getoption("tbstyle", "auto") == "line"
-            return failure_repr(excinfo.value.outcome, brief=brief)
+        brief = self.config.getoption("tbstyle", "auto") == "line"
+        error = excinfo.value
+        if isinstance(error, (RubricMismatch, RubricCaseError)):
+            return failure_repr(error.outcome, brief=brief)
+        if isinstance(error, RubricStrictXPass):
+            case = error.outcome.case
+            headline = (
+                f"{escape_controls(repr(case.name))} matched its expected answer, but it is "
+                f"marked xfail ({escape_controls(error.reason)}); remove the 'xfail:', or write "
+                "'xfail: {reason: ..., strict: false}' to let it pass as XPASS"
+            )
+            text = f"{error.outcome.path}:{case.line}: {headline}"
+            return _repr(error.outcome.path, case.line, headline, text, brief=brief)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -142,11 +175,62 @@ def failure_repr(outcome: CaseOutcome, *, brief: bool = False) -> ReprExceptionI
     """A failing case as pytest's own failures are shaped: the whole text as the
     traceback, and ``path:line: <headline>`` as the crash location. ``brief``
     (``--tb=line``) leaves only the crash location, as pytest's own do."""
-    entries = [] if brief else [ReprEntryNative([format_failure(outcome) + "\n"])]
+    return _repr(
+        outcome.path, outcome.case.line, headline(outcome), format_failure(outcome), brief=brief
+    )
+
+
+def _repr(path: str, line: int, message: str, text: str, *, brief: bool) -> ReprExceptionInfo:
+    entries = [] if brief else [ReprEntryNative([text + "\n"])]
     return ReprExceptionInfo(
         reprtraceback=ReprTraceback(entries, None, "native"),
-        reprcrash=ReprFileLocation(outcome.path, outcome.case.line, headline(outcome)),
+        reprcrash=ReprFileLocation(path, line, message),
     )
+
+
+def _pytest_marks(
+    case: Case, display: str
+) -> tuple[list[pytest.MarkDecorator], list[CaseFileError]]:
+    """pytest's marks for a case's ``skip``, ``xfail`` and ``marks``, and the problems
+    with them. Marker names follow pytest's own rules, checked by pytest itself: an
+    unregistered name is pytest's warning, placed at the case file's line, and an
+    error under ``--strict-markers``."""
+    marks = case.marks
+    decorators: list[pytest.MarkDecorator] = []
+    problems: list[CaseFileError] = []
+    for name, (line, col) in marks.names:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                decorators.append(getattr(pytest.mark, name))
+            except pytest.fail.Exception as exc:  # --strict-markers
+                problems.append(
+                    CaseFileError(
+                        display,
+                        line,
+                        col,
+                        f"{exc.msg}; register the marker under 'markers' in pytest's "
+                        "configuration, or remove it",
+                    )
+                )
+        for warning in caught:
+            warnings.warn_explicit(
+                f"{display}:{line}:{col}: {warning.message}",
+                warning.category,
+                filename=display,
+                lineno=line,
+            )
+    if marks.skip is not None:
+        decorators.append(pytest.mark.skip(reason=escape_controls(marks.skip)))
+    if marks.xfail is not None:
+        # Only a mismatch is the expected failure; a case error still fails. A match
+        # of a strict xfail fails in runtest, with a message that says what to do.
+        decorators.append(
+            pytest.mark.xfail(
+                reason=escape_controls(marks.xfail.reason), strict=False, raises=RubricMismatch
+            )
+        )
+    return decorators, problems
 
 
 def _evaluator(registry: Registry, case_file: CaseFile, display: str) -> Evaluator:

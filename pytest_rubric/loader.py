@@ -19,13 +19,15 @@ from pytest_rubric.errors import CaseFileError
 from pytest_rubric.evaluators._common import int_text
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.ledgers import INPUT_FORMATS
+from pytest_rubric.marks import KEYS as MARK_KEYS
+from pytest_rubric.marks import NO_MARKS, Marks, read_marks
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
 from pytest_rubric.yamlstrict import decode as decode_text
 from pytest_rubric.yamlstrict import load as load_yaml
 
 SUFFIXES = (".rubric.yaml", ".rubric.yml")
-FILE_KEYS = ("evaluator", "description", "rubric", "cases")
-CASE_KEYS = ("id", "note", "input", "input_file", "expected")
+FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
+CASE_KEYS = ("id", "note", "input", "input_file", "expected", *MARK_KEYS)
 #: Characters that would break a pytest node ID or a terminal line.
 _FORBIDDEN_ID_PARTS = (
     "::",
@@ -72,6 +74,8 @@ class Case:
     #: How to read ``input_file``: its suffix as written in the case file (a key of
     #: ``ledgers.INPUT_FORMATS``), not the suffix of what a symlink leads to.
     input_format: str = ""
+    #: ``skip``, ``xfail`` and ``marks``: the case's own over the file's.
+    marks: Marks = NO_MARKS
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,8 @@ class CaseFile:
     cases: tuple[Case, ...]
     rubric: Mapping[str, Any] | None = None
     rubric_at: Mapping[tuple[str | int, ...], Position] = field(default_factory=dict)
+    #: The file's own ``skip``, ``xfail`` and ``marks`` (each case's ``marks`` include them).
+    marks: Marks = NO_MARKS
 
     def locate(self, where: tuple[str | int, ...]) -> Position:
         """Where the part ``where`` of the rubric block is written (or its nearest parent)."""
@@ -274,8 +280,13 @@ class _Validator:
                     "write e.g. 'rubric: {required: [title, source, author]}'",
                 )
             self._positions(rubric, (), keys["rubric"][1], rubric_at)
-        cases = self._cases(cases_node, case_problems)
-        return CaseFile(self.path, evaluator, evaluator_at, description, cases, rubric, rubric_at)
+        file_marks, mark_problems = read_marks(top, self.spans, self.error)
+        if mark_problems:
+            raise mark_problems[0]
+        cases = self._cases(cases_node, case_problems, file_marks)
+        return CaseFile(
+            self.path, evaluator, evaluator_at, description, cases, rubric, rubric_at, file_marks
+        )
 
     def _positions(
         self,
@@ -308,7 +319,9 @@ class _Validator:
                 by_case.setdefault(index, []).append(problem)
         return by_case, rest
 
-    def _cases(self, cases: list[Any], yaml_problems: dict[int, list[Problem]]) -> tuple[Case, ...]:
+    def _cases(
+        self, cases: list[Any], yaml_problems: dict[int, list[Problem]], file_marks: Marks
+    ) -> tuple[Case, ...]:
         positions = self.spans.items[id(cases)]
         seen: dict[str, int] = {}
         out = []
@@ -325,13 +338,17 @@ class _Validator:
                         "write '- id: ...' with 'input:' and 'expected:' beneath it",
                     )
                 )
-                out.append(Case("", index, at[0], at[1], {}, {}, tuple(problems)))
+                out.append(Case("", index, at[0], at[1], {}, {}, tuple(problems), marks=file_marks))
                 continue
             name, id_problem = self._case_id(raw, index, at, seen)
             if id_problem is not None:
                 problems.append(id_problem)
+            marks = file_marks
             if not problems:  # a refused YAML value would only echo here as a wrong type
                 problems.extend(self._case_keys(raw, at))
+                case_marks, mark_problems = read_marks(raw, self.spans, self.error)
+                problems.extend(mark_problems)
+                marks = case_marks.under(file_marks)
             case_input = raw.get("input")
             expected = raw.get("expected")
             input_file: Path | None = None
@@ -356,6 +373,7 @@ class _Validator:
                     input_file,
                     input_file_display,
                     input_format,
+                    marks,
                 )
             )
         return _fallback_names(out)

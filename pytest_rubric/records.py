@@ -118,7 +118,8 @@ def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
     because something outside the case (a fixture, a hook, a timeout) stopped it."""
     record = record.copy()
     record["outcome"] = outcome
-    record.pop("actual", None)
+    if outcome in (CASE_ERROR, "skipped"):  # an xfailed or xpassed case ran: keep its answer
+        record.pop("actual", None)
     if outcome == CASE_ERROR:
         record["problems"] = [*record.get("problems", ()), _text(why) or ""]
     else:

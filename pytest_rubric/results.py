@@ -237,7 +237,9 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
             record["evidence"] = None
             record["problems"] = []
     pytest_outcome = _pytest_outcome(report)
-    if pytest_outcome is not None:
+    if item.strict_xpass and when == "call" and item.case.marks.xfail is not None:
+        record = stopped(record, "xpassed", escape_controls(item.case.marks.xfail.reason))
+    elif pytest_outcome is not None:
         record = stopped(record, pytest_outcome, _why(report))
     elif result is None or (report.failed and result.outcome == "matched"):
         record = stopped(record, CASE_ERROR, f"{_phase(when)}: {_why(report)}")
