@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
 from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
 from pytest_rubric.hookspecs import hookimpl
-from pytest_rubric.registry import Evaluator
+from pytest_rubric.registry import Evaluator, Summary
 
 try:
     __version__ = version("pytest-rubric")
@@ -23,6 +23,7 @@ __all__ = [
     "Evidence",
     "RubricConfigError",
     "RubricInputError",
+    "Summary",
     "evaluate_agreement",
     "evaluate_reason",
     "hookimpl",

@@ -68,7 +68,8 @@ class RubricFile(pytest.File):
     def collect(self) -> Iterator[RubricItem]:
         from pytest_rubric.plugin import discovery_of, wants_input_copy
 
-        display = display_path(self.config, self.path)
+        # Messages name the file as typed, with any control character in its name escaped.
+        display = escape_controls(display_path(self.config, self.path))
         case_file = load_case_file(self.path, display, root=self.config.rootpath)
         registry = discovery_of(self.config).registry_for(self.path)
         evaluator = _evaluator(registry, case_file, display)

@@ -31,9 +31,12 @@ MAX_DEPTH = 200
 #: Text that marks an integer written as text because it has too many digits.
 BIG_INTEGER = "(integer of {digits} digits) {hex}"
 
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: Invisible characters that reorder or hide text: direction marks and overrides,
+#: isolates, the Arabic letter mark and the zero-width no-break space (BOM).
+_INVISIBLE = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff"
+_CONTROLS = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}\ud800-\udfff]")
 _CONTROLS_BUT_NEWLINE = re.compile(
-    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    f"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}\ud800-\udfff]"
 )
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
@@ -44,6 +47,7 @@ def escape_controls(text: str, *, keep_newlines: bool = False) -> str:
     """``text`` with control characters, line and paragraph separators, bidi
     overrides and lone surrogates written as escapes (``\\n``, ``\\x1b``,
     ``\\u202e``), so data can never forge or recolour a terminal line."""
+    text = str.__str__(text)  # a str subclass's own __str__ is never called
     pattern = _CONTROLS_BUT_NEWLINE if keep_newlines else _CONTROLS
     if pattern.search(text) is None:
         return text
@@ -220,6 +224,16 @@ def _problem(value: Any, where: str, depth: int, open_ids: set[int], root: str) 
         f"{where} is a {type(value).__name__}, not a JSON value "
         "(null, boolean, number, string, list or mapping with string keys)"
     )
+
+
+def copied(value: Any) -> Any:
+    """A fresh copy of a JSON tree as a case file gives it (dicts, lists, scalars)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copied(item) for key, item in value.items()}
+    if kind is list:
+        return [copied(item) for item in value]
+    return value
 
 
 def normalised(value: Any) -> JSON:

@@ -32,7 +32,8 @@ def headline(outcome: CaseOutcome) -> str:
         keys = ", ".join(
             escape_controls(key) for key, _, _ in differences(outcome.case.expected, outcome.actual)
         )
-        return f"{case_name(outcome)} ({outcome.evaluator}) differs from expected in {keys}"
+        evaluator = escape_controls(outcome.evaluator)
+        return f"{case_name(outcome)} ({evaluator}) differs from expected in {keys}"
     first = outcome.problems[0].partition("\n")[0] if outcome.problems else ""
     return f"{case_name(outcome)} cannot be evaluated: {first}".rstrip(": ")
 

@@ -21,6 +21,7 @@ from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.items import REPORT_DOMAIN, RubricItem, root_path
 from pytest_rubric.jsonreport import document, write_atomically
 from pytest_rubric.jsonvalues import escape_controls, plain
+from pytest_rubric.loader import SUFFIXES as CASE_FILE_SUFFIXES
 from pytest_rubric.outcome import CASE_ERROR, Outcome
 from pytest_rubric.records import Payload, SummaryLine, base_record, record_of, stopped
 from pytest_rubric.summary import summary_lines
@@ -52,7 +53,9 @@ class RubricRun:
         if isinstance(item, RubricItem):
             try:
                 payload = payload_of(item, report, full=self.report_path is not None)
-            except Exception as exc:  # never lose the case: fail it, saying why
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # never lose the case: fail it, saying why
                 payload = _unrecorded(item, report, exc)
             if payload is not None:
                 # A plain JSON attribute travels with the report to an xdist controller.
@@ -72,6 +75,8 @@ class RubricRun:
             # Each attempt starts anew (pytest-rerunfailures): the last one counts.
             self.cases.pop(report.nodeid, None)
         payload: Payload | None = getattr(report, "rubric", None)
+        if payload is None:
+            payload = _lost(report) if report.nodeid not in self.cases else None
         if payload is None:
             return
         record = payload["record"]
@@ -192,6 +197,34 @@ def register(config: pytest.Config) -> RubricRun:
     return run
 
 
+def _lost(report: pytest.TestReport) -> Payload | None:
+    """A record for a case whose own report never came: pytest-xdist reports a
+    crashed worker's case as failed, without the payload its worker would have sent."""
+    path, sep, case = report.nodeid.partition("::")
+    if not (report.failed and sep and path.endswith(CASE_FILE_SUFFIXES)):
+        return None
+    location = getattr(report, "location", None)
+    line = location[1] + 1 if location and isinstance(location[1], int) else 1
+    record = base_record(
+        nodeid=report.nodeid,
+        case=case,
+        file=path,
+        line=line,
+        index=0,
+        evaluator="(unknown)",
+        outcome=CASE_ERROR,
+    )
+    # What the case file said is not known here: the report's keys stay, empty.
+    record["input"] = {}
+    record["expected"] = {}
+    record["differingKeys"] = []
+    record["evidence"] = None
+    return {
+        "record": stopped(record, CASE_ERROR, f"its run was lost: {_why(report)}"),
+        "summary": None,
+    }
+
+
 def _is_silent_rubric_phase(report: Any) -> bool:
     location = getattr(report, "location", None)
     return (
@@ -289,14 +322,16 @@ def _summary_line(item: RubricItem, result: Any) -> SummaryLine | None:
         return None
     try:
         line = summary.line(result.actual)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: a summary line never ends a run
         line = f"(its summary line failed: {type(exc).__name__})"
     if line is None:
         return None
     return {"title": escape_controls(str(summary.title)), "line": escape_controls(str(line))}
 
 
-def _unrecorded(item: RubricItem, report: pytest.TestReport, exc: Exception) -> Payload | None:
+def _unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload | None:
     """A case whose record could not be made: it fails, saying so."""
     why = f"its record could not be made: {type(exc).__name__}"
     with contextlib.suppress(Exception):

@@ -20,6 +20,7 @@ from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import (
     JSON,
+    copied,
     describe,
     escape_controls,
     json_problem,
@@ -66,6 +67,14 @@ def run_case(
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
     except _EvaluatorFailed as exc:
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # what an evaluator handed back broke while being read
+        problem = (
+            f"evaluator {name!r} ({source or 'registered by a plugin'}) handed back something "
+            f"that could not be read:\n{evaluator_traceback(exc)}"
+        )
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
     matched = json_equal(case.expected, answer)
     return CaseOutcome(
         case,
@@ -83,7 +92,9 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
     """The evaluator's answer (plain JSON) and its evidence, checked."""
     call = _Caller(evaluator, source)
     if case.input_file is None:
-        data: Any = case.input
+        # A copy each time: an evaluator that mutates its input must not change the
+        # case for explain, for a rerun, or for the record of what the file says.
+        data: Any = copied(case.input)
     elif case.input_format == ".json":
         data = read_json(case.input_file, case.input_file_display)
     else:
@@ -98,6 +109,8 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
     else:
         answer = call("evaluate", evaluator.evaluate, data)
         explain = evaluator.explain
+        if explain is not None and case.input_file is None:
+            data = copied(case.input)
         evidence = None if explain is None else call("explain", explain, data)
     return call.checked(answer, evidence)
 
@@ -127,14 +140,20 @@ class _Caller:
         )
 
     def checked(self, answer: Any, evidence: Any) -> tuple[JSON, Evidence | None]:
+        """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
+        Subclasses are turned into their base types first, then checked again: a
+        ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
         problem = json_problem(answer)
+        if problem is None:
+            answer = normalised(answer)
+            problem = json_problem(answer)
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
         if evidence is not None:
-            self._check_evidence(evidence)
-        return normalised(answer), evidence
+            evidence = self._check_evidence(evidence)
+        return answer, evidence
 
-    def _check_evidence(self, evidence: Any) -> None:
+    def _check_evidence(self, evidence: Any) -> Evidence:
         if not isinstance(evidence, Evidence):
             raise _EvaluatorFailed(
                 f"{self.who}: explain returned {_what(evidence)}; "
@@ -153,6 +172,12 @@ class _Caller:
                 f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
                 "of text, or None for a valid input"
             )
+        facts = normalised(evidence.facts)
+        problem = json_problem(facts, "Evidence.facts")
+        if problem is not None or not isinstance(facts, dict):
+            raise _EvaluatorFailed(f"{self.who}: {problem}")
+        text = None if evidence.problem is None else str.__str__(evidence.problem)
+        return Evidence(facts=facts, problem=text)
 
 
 def _what(value: Any) -> str:

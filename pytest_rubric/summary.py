@@ -20,7 +20,7 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def count_line(name: str, row: dict[str, int]) -> str:
     line = (
-        f"{name}: {plural(row['cases'], 'case')}, {row['matched']} matched, "
+        f"{escape_controls(name)}: {plural(row['cases'], 'case')}, {row['matched']} matched, "
         f"{row['mismatched']} mismatched, {plural(row['case-error'], 'case error')}"
     )
     return line + "".join(f", {row[key]} {word}" for key, word in _RARE if row[key])
@@ -38,7 +38,7 @@ def summary_lines(
     lines = [count_line(name, row) for name, row in table.items()]
     lines.extend(_answer_lines(payloads))
     if report_path is not None:
-        lines.append(f"full report: {report_path}")
+        lines.append(f"full report: {escape_controls(report_path)}")
     else:
         lines.append(f"write the full report with: pytest --rubric-report={DEFAULT_REPORT}")
     return lines

@@ -609,3 +609,150 @@ def rubric_evaluators():
     )
     result.stdout.fnmatch_lines(["  KeyError: 'no such field'"])
     _no_internal_error(result)
+
+
+SNEAKY_CONFTEST = """
+import os
+
+from pytest_rubric import Evaluator, Evidence, Summary, hookimpl
+
+
+class Problem(str):
+    def __str__(self):
+        raise ValueError("no")
+
+
+class Facts(dict):
+    calls = 0
+
+    def items(self):
+        Facts.calls += 1
+        if Facts.calls > 1:
+            raise RuntimeError("items broke")
+        return super().items()
+
+
+class Count(int):
+    def __int__(self):
+        raise RuntimeError("int broke")
+
+
+class Forged(str):
+    def __str__(self):
+        return "\\x1b[2J\\x1b[31mFORGED"
+
+
+def exits_in_summary(answer):
+    raise SystemExit(3)
+
+
+def crash(data):
+    if data.get("crash"):
+        os._exit(1)
+    return {"a": 1}
+
+
+def mutates(data):
+    data["n"] = data["n"] + 1
+    return {"n": data["n"]}
+
+
+@hookimpl
+def rubric_evaluators():
+    one = lambda data: {"a": 1}
+    return [
+        Evaluator(name="str-problem", description="", evaluate=one,
+                  explain=lambda data: Evidence(problem=Problem("bad input"))),
+        Evaluator(name="dict-facts", description="", evaluate=one,
+                  explain=lambda data: Evidence(facts=Facts(x=1))),
+        Evaluator(name="int-subclass", description="", evaluate=lambda data: {"n": Count(3)}),
+        Evaluator(name="forged-problem", description="", evaluate=one,
+                  explain=lambda data: Evidence(problem=Forged("x"), facts={Forged("k"): 1})),
+        Evaluator(name="exit-summary", description="", evaluate=one,
+                  summary=Summary("things", exits_in_summary)),
+        Evaluator(name="crash", description="", evaluate=crash),
+        Evaluator(name="mutates", description="", evaluate=mutates),
+        Evaluator(name="evil\\x1b[31m", description="", evaluate=one),
+    ]
+"""
+
+
+def _sneaky_project(pytester: pytest.Pytester, names: list[str]) -> None:
+    pytester.makeconftest(SNEAKY_CONFTEST)
+    for name in names:
+        pytester.makefile(
+            ".rubric.yaml",
+            **{
+                name: f"evaluator: {name}\ncases:\n  - id: {name}-case\n    input: {{n: 1}}\n"
+                "    expected: {a: 2}\n"
+            },
+        )
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_evaluators_handing_back_hostile_subclasses_fail_only_their_cases(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    names = ["str-problem", "dict-facts", "int-subclass", "forged-problem", "exit-summary"]
+    _sneaky_project(pytester, names)
+    result = pytester.runpytest_subprocess(*workers, "--rubric-report=r.json", "-p", "no:randomly")
+    _no_internal_error(result)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=5)
+    assert "\x1b" not in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*evaluator 'int-subclass' (conftest.py) handed back something that could not be read:"]
+    )
+    records = _validated(pytester.path / "r.json")["cases"]
+    assert sorted(r["case"] for r in records) == sorted(f"{n}-case" for n in names)
+
+
+def test_a_worker_that_crashes_still_leaves_a_record_for_its_case(
+    pytester: pytest.Pytester,
+) -> None:
+    _sneaky_project(pytester, ["crash"])
+    pytester.makefile(
+        ".rubric.yaml",
+        boom="evaluator: crash\ncases:\n  - id: boom\n    input: {crash: true}\n    expected: {a: 1}\n",
+    )
+    result = pytester.runpytest_subprocess("-n", "2", "--rubric-report=r.json", "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*: 1 case, 0 matched, 0 mismatched, 1 case error"])
+    records = {r["case"]: r for r in _validated(pytester.path / "r.json")["cases"]}
+    assert records["boom"]["outcome"] == "case-error"
+    assert records["boom"]["problems"][0].startswith("its run was lost: ")
+
+
+def test_an_evaluator_that_mutates_its_input_answers_the_same_every_time() -> None:
+    from pytest_rubric import Evaluator
+    from pytest_rubric.loader import parse_case_file
+    from pytest_rubric.runner import run_case
+
+    def mutates(data: Any) -> dict[str, Any]:
+        data["n"] += 1
+        return {"n": data["n"]}
+
+    evaluator = Evaluator(name="m", description="", evaluate=mutates, explain=None)
+    case = parse_case_file(
+        b"evaluator: m\ncases:\n  - {id: c, input: {n: 1}, expected: {n: 2}}\n", "c.rubric.yaml"
+    ).cases[0]
+    runs = [run_case(case, evaluator, path="c.rubric.yaml", source="test") for _ in range(3)]
+    assert [run.outcome for run in runs] == ["matched"] * 3
+    assert case.input == {"n": 1}
+
+
+def test_an_evaluator_name_with_control_characters_is_shown_escaped(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(SNEAKY_CONFTEST)
+    pytester.makefile(
+        ".rubric.yaml",
+        evil='evaluator: "evil\\e[31m"\ncases:\n  - id: c\n    input: {}\n    expected: {a: 2}\n',
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    assert "\x1b" not in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*'c' (evil\\x1b[[]31m) differs from expected in a", "evil\\x1b[[]31m: 1 case*"]
+    )
