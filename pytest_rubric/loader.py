@@ -165,6 +165,7 @@ class _InputFiles:
         try:
             path = (self.folder / value).resolve()
             exists = path.is_file()
+            other = not exists and path.exists()  # a directory, a FIFO, a device
         except (OSError, RuntimeError, ValueError) as exc:
             # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
             loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
@@ -187,6 +188,14 @@ class _InputFiles:
             )
         if not input_format:
             return (path, display, input_format, f"input_file {value!r} must end in {_FORMATS}")
+        if other:
+            return (
+                path,
+                display,
+                input_format,
+                f"input_file {value!r} is not a regular file ({display} is a directory, a FIFO "
+                "or a device); name the ledger file itself",
+            )
         if not exists:
             return (
                 path,

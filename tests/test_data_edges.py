@@ -498,3 +498,19 @@ def test_a_fallback_name_never_takes_a_real_case_id(parser: Any) -> None:
         "cases.1_",
         "cases.3",
     ]
+
+
+def test_an_input_file_that_is_a_directory_is_named_as_not_a_regular_file(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.jsonl").mkdir()
+    pytester.makefile(
+        ".rubric.yaml",
+        d="evaluator: agreement\ncases:\n  - id: c\n    input_file: week.jsonl\n"
+        "    expected: {error: review-label}\n",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["  d.rubric.yaml:4:17: input_file 'week.jsonl' is not a regular file (week.jsonl is a *"]
+    )
