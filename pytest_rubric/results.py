@@ -18,16 +18,16 @@ import pytest
 
 from pytest_rubric import __version__
 from pytest_rubric.errors import ReportWriteError
-from pytest_rubric.items import REPORT_DOMAIN, RubricItem, root_path
+from pytest_rubric.items import REPORT_DOMAIN, RubricItem
 from pytest_rubric.jsonreport import document, write_atomically
-from pytest_rubric.jsonvalues import escape_controls, plain
-from pytest_rubric.loader import SUFFIXES as CASE_FILE_SUFFIXES
-from pytest_rubric.outcome import CASE_ERROR, Outcome
-from pytest_rubric.records import Payload, SummaryLine, base_record, record_of, stopped
+from pytest_rubric.jsonvalues import escape_controls
+from pytest_rubric.outcome import CASE_ERROR
+from pytest_rubric.payloads import lost, payload_of, unrecorded
+from pytest_rubric.records import (
+    Payload,
+    stopped,
+)
 from pytest_rubric.summary import summary_lines
-
-#: A longer reason from another plugin (a timeout's stack dump, say) is cut.
-MAX_WHY = 1000
 
 
 class RubricRun:
@@ -56,7 +56,7 @@ class RubricRun:
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
-                payload = _unrecorded(item, report, exc)
+                payload = unrecorded(item, report, exc)
             if payload is not None:
                 # A plain JSON attribute travels with the report to an xdist controller.
                 report.rubric = payload  # type: ignore[attr-defined]
@@ -76,7 +76,7 @@ class RubricRun:
             self.cases.pop(report.nodeid, None)
         payload: Payload | None = getattr(report, "rubric", None)
         if payload is None:
-            payload = _lost(report) if report.nodeid not in self.cases else None
+            payload = lost(report) if report.nodeid not in self.cases else None
         if payload is None:
             return
         record = payload["record"]
@@ -197,34 +197,6 @@ def register(config: pytest.Config) -> RubricRun:
     return run
 
 
-def _lost(report: pytest.TestReport) -> Payload | None:
-    """A record for a case whose own report never came: pytest-xdist reports a
-    crashed worker's case as failed, without the payload its worker would have sent."""
-    path, sep, case = report.nodeid.partition("::")
-    if not (report.failed and sep and path.endswith(CASE_FILE_SUFFIXES)):
-        return None
-    location = getattr(report, "location", None)
-    line = location[1] + 1 if location and isinstance(location[1], int) else 1
-    record = base_record(
-        nodeid=report.nodeid,
-        case=case,
-        file=path,
-        line=line,
-        index=0,
-        evaluator="(unknown)",
-        outcome=CASE_ERROR,
-    )
-    # What the case file said is not known here: the report's keys stay, empty.
-    record["input"] = {}
-    record["expected"] = {}
-    record["differingKeys"] = []
-    record["evidence"] = None
-    return {
-        "record": stopped(record, CASE_ERROR, f"its run was lost: {_why(report)}"),
-        "summary": None,
-    }
-
-
 def _is_silent_rubric_phase(report: Any) -> bool:
     location = getattr(report, "location", None)
     return (
@@ -232,121 +204,3 @@ def _is_silent_rubric_phase(report: Any) -> bool:
         and location is not None
         and location[2].startswith(REPORT_DOMAIN)
     )
-
-
-def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Payload | None:
-    """The payload a phase report of ``item`` carries, or ``None`` when this phase
-    decides nothing (a passing setup, a passing teardown)."""
-    when = report.when
-    if when != "call" and report.passed:
-        return None
-    config = item.config
-    result = item.result if when == "call" else None
-    if result is not None:
-        record = record_of(
-            result,
-            nodeid=item.nodeid,
-            file=root_path(config, item.path),
-            input_file=root_path(config, item.case.input_file) if item.case.input_file else "",
-            full=full,
-        )
-    else:
-        record = base_record(
-            nodeid=item.nodeid,
-            case=item.case.name,
-            file=root_path(config, item.path),
-            line=item.case.line,
-            index=item.case.index,
-            evaluator=item.evaluator.name,
-            outcome=CASE_ERROR,
-        )
-        if full:
-            if item.case.input_file is not None:
-                record["inputFile"] = root_path(config, item.case.input_file)
-            else:
-                record["input"] = plain(item.case.input)
-            record["expected"] = plain(item.case.expected)
-            record["differingKeys"] = []
-            record["evidence"] = None
-            record["problems"] = []
-    pytest_outcome = _pytest_outcome(report)
-    if item.strict_xpass and when == "call" and item.case.marks.xfail is not None:
-        record = stopped(record, "xpassed", escape_controls(item.case.marks.xfail.reason))
-    elif pytest_outcome is not None:
-        record = stopped(record, pytest_outcome, _why(report))
-    elif result is None or (report.failed and result.outcome == "matched"):
-        record = stopped(record, CASE_ERROR, f"{_phase(when)}: {_why(report)}")
-    return {"record": record, "summary": _summary_line(item, result)}
-
-
-def _pytest_outcome(report: pytest.TestReport) -> Outcome | None:
-    """The outcome pytest decided (a skip or an xfail mark), if it decided one."""
-    if hasattr(report, "wasxfail"):
-        return "xfailed" if report.skipped else "xpassed"
-    if report.skipped:
-        return "skipped"
-    return None
-
-
-def _phase(when: str) -> str:
-    return {
-        "setup": "stopped before it ran",
-        "call": "stopped while it ran",
-        "teardown": "its teardown failed",
-    }[when]
-
-
-def _why(report: pytest.TestReport) -> str:
-    """One line saying why pytest or another plugin ended the case as it did."""
-    wasxfail = getattr(report, "wasxfail", None)
-    if wasxfail:
-        text = str(wasxfail)
-    else:
-        longrepr = report.longrepr
-        crash = getattr(longrepr, "reprcrash", None)
-        if isinstance(longrepr, tuple) and len(longrepr) == 3:
-            text = str(longrepr[2])  # a skip: (path, line, reason)
-        elif crash is not None:
-            text = str(getattr(crash, "message", ""))
-        else:
-            text = str(longrepr or "")
-        text = text.removeprefix("Skipped: ")
-    text = text.strip().partition("\n")[0] or "no reason given"
-    text = escape_controls(text)
-    return text if len(text) <= MAX_WHY else f"{text[: MAX_WHY - 1]}…"
-
-
-def _summary_line(item: RubricItem, result: Any) -> SummaryLine | None:
-    summary = item.evaluator.summary
-    if summary is None or result is None or not result.evaluated:
-        return None
-    try:
-        line = summary.line(result.actual)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit too: a summary line never ends a run
-        line = f"(its summary line failed: {type(exc).__name__})"
-    if line is None:
-        return None
-    return {"title": escape_controls(str(summary.title)), "line": escape_controls(str(line))}
-
-
-def _unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload | None:
-    """A case whose record could not be made: it fails, saying so."""
-    why = f"its record could not be made: {type(exc).__name__}"
-    with contextlib.suppress(Exception):
-        why += f": {escape_controls(str(exc))[:200]}"
-    if report.when == "call" or report.failed:
-        report.outcome = "failed"
-        report.longrepr = f"{item.display}:{item.case.line}: {why}"
-    record = base_record(
-        nodeid=item.nodeid,
-        case=item.case.name,
-        file=item.display,
-        line=item.case.line,
-        index=item.case.index,
-        evaluator=item.evaluator.name,
-        outcome=CASE_ERROR,
-    )
-    record["problems"] = [why]
-    return {"record": record, "summary": None}
