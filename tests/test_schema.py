@@ -37,8 +37,12 @@ def read_case_file(text: str) -> Any:
     return load(decode(text.encode("utf-8"))).value
 
 
-def problems(schema: Mapping[str, Any], document: Any) -> list[str]:
-    validator = jsonschema.Draft202012Validator(schema)
+#: Draft 2020-12, as the schemas say; and draft-07, which yaml-language-server implements.
+DRAFTS = {"2020-12": jsonschema.Draft202012Validator, "07": jsonschema.Draft7Validator}
+
+
+def problems(schema: Mapping[str, Any], document: Any, draft: str = "2020-12") -> list[str]:
+    validator = DRAFTS[draft](schema)
     return [
         f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
         for error in validator.iter_errors(document)
@@ -183,22 +187,40 @@ BROKEN = {
 }
 
 
-def test_the_valid_base_file_validates_against_both_schemas() -> None:
+@pytest.mark.parametrize("draft", DRAFTS)
+def test_the_valid_base_file_validates_against_both_schemas(draft: str) -> None:
     document = read_case_file(VALID)
-    assert problems(shipped(), document) == []
-    assert problems(BUILTIN_SCHEMA, document) == []
+    assert problems(shipped(), document, draft) == []
+    assert problems(BUILTIN_SCHEMA, document, draft) == []
 
 
+def refs(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            yield schema
+        for inner in schema.values():
+            yield from refs(inner)
+    elif isinstance(schema, list):
+        for inner in schema:
+            yield from refs(inner)
+
+
+def test_no_ref_has_sibling_keywords_which_draft_07_editors_would_ignore() -> None:
+    found = list(refs(BUILTIN_SCHEMA))
+    assert found == [{"$ref": "#/$defs/case"}]
+
+
+@pytest.mark.parametrize("draft", DRAFTS)
 @pytest.mark.parametrize("schema", [shipped(), BUILTIN_SCHEMA], ids=["shipped", "project"])
 @pytest.mark.parametrize(("old", "new", "message"), BROKEN.values(), ids=BROKEN.keys())
 def test_a_broken_case_file_is_rejected_with_a_message_about_its_fault(
-    schema: dict[str, Any], old: str, new: str, message: str
+    schema: dict[str, Any], draft: str, old: str, new: str, message: str
 ) -> None:
     assert VALID.count(old) == 1, "the fault must be made in exactly one place"
     text = VALID.replace(old, new)
     if old == "cases:\n":
         text = VALID.split("cases:\n", 1)[0]
-    found = problems(schema, read_case_file(text))
+    found = problems(schema, read_case_file(text), draft)
     assert found, "the broken file was accepted"
     assert any(message in problem for problem in found), found
 
@@ -284,22 +306,24 @@ WRONG_ANSWERS: dict[str, tuple[str, Any, dict[str, Any]]] = {
 }
 
 
+@pytest.mark.parametrize("draft", DRAFTS)
 @pytest.mark.parametrize(("evaluator", "expected", "extra"), ANSWERS.values(), ids=ANSWERS.keys())
 def test_a_valid_answer_validates_against_the_project_schema(
-    evaluator: str, expected: Any, extra: dict[str, Any]
+    evaluator: str, expected: Any, extra: dict[str, Any], draft: str
 ) -> None:
-    assert problems(BUILTIN_SCHEMA, case_file(evaluator, expected, **extra)) == []
+    assert problems(BUILTIN_SCHEMA, case_file(evaluator, expected, **extra), draft) == []
 
 
+@pytest.mark.parametrize("draft", DRAFTS)
 @pytest.mark.parametrize(
     ("evaluator", "expected", "extra"), WRONG_ANSWERS.values(), ids=WRONG_ANSWERS.keys()
 )
 def test_an_impossible_answer_is_rejected_by_the_project_schema_only(
-    evaluator: str, expected: Any, extra: dict[str, Any]
+    evaluator: str, expected: Any, extra: dict[str, Any], draft: str
 ) -> None:
     document = case_file(evaluator, expected, **extra)
-    assert problems(shipped(), document) == []
-    assert problems(BUILTIN_SCHEMA, document) != []
+    assert problems(shipped(), document, draft) == []
+    assert problems(BUILTIN_SCHEMA, document, draft) != []
 
 
 def test_a_configured_reason_declares_the_codes_of_its_rubric_block() -> None:
