@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from pytest_rubric.jsonreport import path_problem
+from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.registry import Evaluator
 
 SCHEMA_FILE = "case-file.schema.json"
@@ -85,7 +86,7 @@ def describe(entries: Iterable[tuple[Evaluator, str]], path: str) -> str:
         if all(e.answer_schema is not None for e, _ in found if e.name == name)
     ]
     plural = "" if len(names) == 1 else "s"
-    return (
+    return escape_controls(  # names come from plugins, the path from the command line
         f"wrote {path}: case files for {len(names)} evaluator{plural} ({', '.join(names)}); "
         f"answers checked for {', '.join(checked) or 'none'}"
     )

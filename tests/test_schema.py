@@ -19,7 +19,7 @@ from pytest_rubric.builtin import AGREEMENT, REASON
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.loader import CASE_KEYS, FILE_KEYS
 from pytest_rubric.registry import Evaluator
-from pytest_rubric.schema import project_schema, shipped
+from pytest_rubric.schema import describe, project_schema, shipped
 from pytest_rubric.yamlstrict import decode, load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,6 +82,13 @@ def test_the_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
 
 def test_the_project_schema_is_a_valid_draft_2020_12_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(BUILTIN_SCHEMA)
+
+
+def test_the_schema_is_package_data_so_that_installs_ship_it() -> None:
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    package_data = re.search(r"^pytest_rubric = \[(.*)\]$", pyproject, re.MULTILINE)
+    assert package_data is not None
+    assert '"case-file.schema.json"' in package_data.group(1)
 
 
 def test_every_key_in_the_shipped_schema_has_a_description_for_editors_to_show() -> None:
@@ -404,6 +411,14 @@ def test_every_answer_of_agreement_matches_its_declared_answer_schema(
 ) -> None:
     assert AGREEMENT.answer_schema is not None
     assert problems(AGREEMENT.answer_schema, evaluate_agreement(ledger)) == []
+
+
+def test_the_line_that_says_what_was_written_escapes_control_characters() -> None:
+    odd = Evaluator("bell\x07", "d", len)
+    line = describe([(odd, "conftest.py")], "out\x1b[31m.json")
+    assert line == (
+        "wrote out\\x1b[31m.json: case files for 1 evaluator (bell\\x07); answers checked for none"
+    )
 
 
 def test_one_name_registered_by_two_conftests_allows_the_answers_of_either() -> None:
