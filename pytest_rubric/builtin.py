@@ -20,6 +20,7 @@ from pytest_rubric.evaluators.agreement import (
 )
 from pytest_rubric.evaluators.reason import (
     INVALID,
+    REQUIRED_FIELDS,
     declared_codes,
     evaluate_required,
     explain_required,
@@ -34,6 +35,45 @@ from pytest_rubric.registry import Evaluator, Summary
 MAX_IDS = 10
 
 
+def reason_answers(codes: Sequence[str]) -> dict[str, Any]:
+    """The JSON Schema of ``reason``'s answers when its declared codes are ``codes``."""
+    return {
+        "oneOf": [
+            {
+                "description": "A valid record: what the rubric implies, and whether the record agrees.",
+                "type": "object",
+                "required": ["expectedPass", "expectedReasons", "coherent"],
+                "additionalProperties": False,
+                "properties": {
+                    "expectedPass": {
+                        "description": "Whether the fields pass the rubric.",
+                        "type": "boolean",
+                    },
+                    "expectedReasons": {
+                        "description": "The codes the fields imply, sorted.",
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {"enum": list(codes)},
+                    },
+                    "coherent": {
+                        "description": "Whether the recorded pass and reasons both match.",
+                        "type": "boolean",
+                    },
+                },
+            },
+            {
+                "description": "A field or pass that is not a boolean, an undeclared or repeated "
+                "code, or a broken shape.",
+                "type": "object",
+                "required": ["status"],
+                "additionalProperties": False,
+                "properties": {"status": {"const": INVALID}},
+            },
+        ]
+    }
+
+
 def _configure_reason(block: Mapping[str, Any]) -> Evaluator:
     """``reason`` with the required fields a case file's ``rubric:`` block names."""
     required = parse_required(block)
@@ -45,6 +85,7 @@ def _configure_reason(block: Mapping[str, Any]) -> Evaluator:
         codes=(INVALID,),
         explain=partial(explain_required, required=required),
         judge=partial(judge_required, required=required),
+        answer_schema=reason_answers(declared_codes(required)),
     )
 
 
@@ -57,6 +98,7 @@ REASON = Evaluator(
     explain=explain_reason,
     configure=_configure_reason,
     judge=judge_required,
+    answer_schema=reason_answers(declared_codes(REQUIRED_FIELDS)),
 )
 
 
@@ -81,6 +123,47 @@ def ledger_line(answer: Any) -> str | None:
     )
 
 
+_COUNT = {"type": "integer", "minimum": 0}
+
+AGREEMENT_ANSWERS: dict[str, Any] = {
+    "oneOf": [
+        {
+            "description": "A valid ledger: the 2x2 matrix, agreement over total, "
+            "disagreement IDs in row order.",
+            "type": "object",
+            "required": ["matrix", "agreement", "total", "disagreements"],
+            "additionalProperties": False,
+            "properties": {
+                "matrix": {
+                    "description": "Rows by label pair: both true, both false, only a, only b.",
+                    "type": "object",
+                    "required": ["bothPass", "bothFail", "aOnly", "bOnly"],
+                    "additionalProperties": False,
+                    "properties": {
+                        key: _COUNT for key in ("bothPass", "bothFail", "aOnly", "bOnly")
+                    },
+                },
+                "agreement": {"description": "Rows where a and b agree.", **_COUNT},
+                "total": {"description": "Rows in the ledger.", **_COUNT},
+                "disagreements": {
+                    "description": "IDs of the rows where a and b differ, in row order.",
+                    "type": "array",
+                    "uniqueItems": True,
+                    "items": {"type": "string"},
+                },
+            },
+        },
+        {
+            "description": "A row without a unique non-blank text id, or with a label "
+            "that is not a boolean.",
+            "type": "object",
+            "required": ["error"],
+            "additionalProperties": False,
+            "properties": {"error": {"enum": [IDENTITY_ERROR, LABEL_ERROR]}},
+        },
+    ]
+}
+
 AGREEMENT = Evaluator(
     name="agreement",
     description="Two graders' Boolean labels per case ID: "
@@ -91,6 +174,7 @@ AGREEMENT = Evaluator(
     stream=tally_rows,
     judge=judge_agreement,
     summary=Summary("agreement ledgers", ledger_line),
+    answer_schema=AGREEMENT_ANSWERS,
 )
 
 

@@ -46,15 +46,17 @@ def schema() -> dict[str, Any]:
 
 def report_path(value: str) -> str:
     """``--rubric-report``'s ``type=``: a path that can be written, checked before any case runs."""
-    problem = _path_problem(value)
+    problem = path_problem(value, "--rubric-report", "rubric-report.json")
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return value
 
 
-def _path_problem(value: str) -> str | None:
+def path_problem(value: str, option: str, example: str) -> str | None:
+    """Why ``option``'s output path ``value`` cannot be written, or ``None``; ``example``
+    is the file name suggested instead."""
     if not value.strip():
-        return "give a file name, e.g. --rubric-report=rubric-report.json"
+        return f"give a file name, e.g. {option}={example}"
     try:
         target = Path(os.path.realpath(value))  # a symlink is written through, as --junitxml does
         try:
@@ -62,7 +64,7 @@ def _path_problem(value: str) -> str | None:
         except (FileNotFoundError, NotADirectoryError):
             mode = None
         if mode is not None and stat.S_ISDIR(mode):
-            return f"{value} is a directory; give a file name, e.g. {Path(value) / 'rubric-report.json'}"
+            return f"{value} is a directory; give a file name, e.g. {Path(value) / example}"
         if mode is not None and not stat.S_ISREG(mode):
             return f"{value} is not a regular file (a device, FIFO or socket); give a file name"
         folder = target.parent
@@ -101,12 +103,13 @@ def document(records: Iterable[CaseRecord], exit_status: int, version: str) -> d
     }
 
 
-def write_atomically(path: Path, data: dict[str, Any]) -> None:
+def write_atomically(path: Path, data: dict[str, Any], *, what: str = "the rubric report") -> None:
     """Write ``data`` as JSON to ``path`` so that readers see the old file or the new
     one, never a part: a temporary file in the same folder, flushed, then renamed.
     A symlink at ``path`` is written through to its target.
 
-    Raises :class:`ReportWriteError` with a one-line reason; nothing is left behind.
+    Raises :class:`ReportWriteError` with a one-line reason naming ``what`` was not
+    written; nothing is left behind.
     """
     target = Path(os.path.realpath(path))
     temporary: str | None = None
@@ -122,14 +125,12 @@ def write_atomically(path: Path, data: dict[str, Any]) -> None:
             os.fsync(stream.fileno())
         if os.path.exists(target) and not os.path.isfile(target):
             raise ReportWriteError(
-                f"the rubric report was not written to {path}: it is no longer a regular file"
+                f"{what} was not written to {path}: it is no longer a regular file"
             )
         os.replace(temporary, target)
         temporary = None
     except (OSError, ValueError, TypeError, OverflowError) as exc:
-        raise ReportWriteError(
-            f"the rubric report was not written to {path}: {_reason(exc)}"
-        ) from None
+        raise ReportWriteError(f"{what} was not written to {path}: {_reason(exc)}") from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from pytest_rubric.discovery import EvaluatorDiscovery
-from pytest_rubric.errors import RegistrationError
+from pytest_rubric.errors import RegistrationError, ReportWriteError
 from pytest_rubric.items import RubricFile
-from pytest_rubric.jsonreport import report_path
+from pytest_rubric.jsonreport import report_path, write_atomically
 from pytest_rubric.loader import is_case_file
 from pytest_rubric.report import format_evaluators
 from pytest_rubric.results import register
+from pytest_rubric.schema import AnswerSchemaError, describe, project_schema, schema_path
 
 _discovery_key = pytest.StashKey[EvaluatorDiscovery]()
 
@@ -41,6 +42,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write a JSON report with a record per rubric case (input, expected, actual, "
         "evidence) to PATH",
     )
+    group.addoption(
+        "--rubric-schema",
+        action="store",
+        dest="rubric_schema",
+        metavar="PATH",
+        default=None,
+        type=schema_path,
+        help="write a JSON Schema of this project's case files (its evaluators and their "
+        "answers, for editors) to PATH, then exit",
+    )
 
 
 def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
@@ -50,6 +61,10 @@ def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
         from _pytest.main import wrap_session
 
         return wrap_session(config, _show_evaluators)
+    if config.option.rubric_schema is not None:
+        from _pytest.main import wrap_session
+
+        return wrap_session(config, _write_schema)
     return None
 
 
@@ -63,6 +78,21 @@ def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
     writer.line()
     writer.sep("-", f"rubric evaluators ({len(entries)})")
     writer.line(format_evaluators(entries))
+    return 0
+
+
+def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
+    session.perform_collect()  # conftest evaluators are found as collection reaches them
+    path = config.option.rubric_schema
+    try:
+        entries = discovery_of(config).entries()
+        write_atomically(Path(path), project_schema(entries), what="the rubric schema")
+    except (RegistrationError, AnswerSchemaError, ReportWriteError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+    writer = config.get_terminal_writer()
+    writer.line()
+    writer.sep("-", "rubric schema")
+    writer.line(describe(entries, path))
     return 0
 
 

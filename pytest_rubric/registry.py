@@ -56,6 +56,13 @@ class Evaluator:
     ``judge``, when given, returns the answer and its evidence in one call, and
     is used instead of ``evaluate`` and ``explain`` when a case runs.
     ``summary``, when given, says how answers are shown in the rubric summary.
+    ``answer_schema``, when given, is a self-contained JSON Schema (draft 2020-12,
+    plain JSON values) matching every answer the evaluator can give;
+    ``pytest --rubric-schema`` applies it to each case's ``expected``, so editors
+    flag an impossible answer. A schema cannot see a file's ``rubric:`` block, so
+    for an evaluator with ``configure`` files with a block get it with every
+    ``enum`` of strings widened to any string: write codes a block may change as
+    an ``enum`` and fixed values as ``const``. Without it, answers are unconstrained.
     """
 
     name: str
@@ -67,6 +74,7 @@ class Evaluator:
     stream: Callable[[Iterable[Any], Callable[[int], str]], tuple[Any, Evidence]] | None = None
     judge: Callable[[Mapping[str, Any]], tuple[Any, Evidence | None]] | None = None
     summary: Summary | None = None
+    answer_schema: Mapping[str, Any] | None = None
 
 
 class Registry:
@@ -122,6 +130,12 @@ class Registry:
             return (
                 f"evaluator {show_object(name)} with evaluate={show_object(evaluator.evaluate)}; "
                 f"evaluate must be a function from a case's input to its answer"
+            )
+        if evaluator.answer_schema is not None and not isinstance(evaluator.answer_schema, Mapping):
+            return (
+                f"evaluator {show_object(name)} with answer_schema="
+                f"{show_object(evaluator.answer_schema)}; answer_schema must be a JSON Schema "
+                f"as a dict, or None"
             )
         return None
 
