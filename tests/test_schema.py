@@ -28,7 +28,6 @@ EXAMPLE_FILES = sorted(
     path for suffix in ("*.rubric.yaml", "*.rubric.yml") for path in EXAMPLE.rglob(suffix)
 )
 #: Keys landing in parallel with this schema (per-case and per-file skip, xfail, marks).
-PENDING_KEYS = {"skip", "xfail", "marks"}
 BUILTIN_SCHEMA = project_schema([(REASON, "built-in"), (AGREEMENT, "built-in")])
 
 
@@ -97,10 +96,10 @@ def test_every_key_in_the_shipped_schema_has_a_description_for_editors_to_show()
     assert [where for where, schema in keyed if not schema.get("description")] == []
 
 
-def test_the_shipped_schema_knows_exactly_the_loaders_keys_and_the_pending_ones() -> None:
+def test_the_shipped_schema_knows_exactly_the_loaders_keys() -> None:
     schema = shipped()
-    assert set(schema["properties"]) - PENDING_KEYS == set(FILE_KEYS)
-    assert set(schema["$defs"]["case"]["properties"]) - PENDING_KEYS == set(CASE_KEYS)
+    assert set(schema["properties"]) == set(FILE_KEYS)
+    assert set(schema["$defs"]["case"]["properties"]) == set(CASE_KEYS)
     assert schema["additionalProperties"] is False
     assert schema["$defs"]["case"]["additionalProperties"] is False
 
