@@ -14,6 +14,7 @@ not what it claims to be, and hold at most one row in memory (at most
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 from collections.abc import Iterator
@@ -120,8 +121,11 @@ class RowReader:
                 else:
                     yield from self._jsonl(lines)
         except UnicodeDecodeError as exc:
+            # The text reader decodes ahead in chunks, so its line count is not where the
+            # bad byte is; find that line once, now that the file is known to be bad.
+            line = _first_bad_utf8_line(self.path)
             raise RubricInputError(
-                f"{self.display}:{self.line + 1}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+                f"{self.display}:{line}: not UTF-8 ({exc.reason}); save the file as UTF-8"
             ) from None
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
@@ -215,3 +219,19 @@ class _Lines:
                     "labels); look for a missing closing quote or a runaway line and fix it"
                 )
             yield line
+
+
+def _first_bad_utf8_line(path: Path) -> int | str:
+    """The 1-based line holding the first byte that is not UTF-8 (``?`` if unreadable)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with path.open("rb") as stream:
+            for number, line in enumerate(stream, start=1):
+                try:
+                    decoder.decode(line)
+                except UnicodeDecodeError:
+                    return number
+            decoder.decode(b"", final=True)
+    except (OSError, UnicodeDecodeError):
+        pass
+    return "?"

@@ -514,3 +514,20 @@ def test_an_input_file_that_is_a_directory_is_named_as_not_a_regular_file(
     result.stdout.fnmatch_lines(
         ["  d.rubric.yaml:4:17: input_file 'week.jsonl' is not a regular file (week.jsonl is a *"]
     )
+
+
+@pytest.mark.parametrize("bad_line", [2, 1001])
+def test_a_byte_that_is_not_utf8_in_a_jsonl_ledger_is_reported_at_its_line(
+    pytester: pytest.Pytester, bad_line: int
+) -> None:
+    row = b'{"id": "r%d", "a": true, "b": true}\n'
+    rows = [row % n for n in range(1, bad_line)] + [b'{"id": "\xff", "a": true, "b": true}\n']
+    (pytester.path / "rows.jsonl").write_bytes(b"".join(rows))
+    pytester.makefile(
+        ".rubric.yaml",
+        u="evaluator: agreement\ncases:\n  - id: c\n    input_file: rows.jsonl\n"
+        "    expected: {error: review-label}\n",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*rows.jsonl:{bad_line}: not UTF-8 (invalid start byte)*"])
