@@ -16,8 +16,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.evaluators._common import int_text
-from pytest_rubric.jsonvalues import escape_controls
+from pytest_rubric.jsonvalues import escape_controls, int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks

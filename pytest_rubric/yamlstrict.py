@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 from yaml import events
 
-from pytest_rubric.evaluators._common import int_text
+from pytest_rubric.jsonvalues import int_text
 
 #: Nesting deeper than this is refused (case files need about eight levels).
 MAX_DEPTH = 100
