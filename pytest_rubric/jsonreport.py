@@ -21,10 +21,10 @@ from typing import Any
 
 from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.outcome import OUTCOMES
-from pytest_rubric.records import CaseRecord, counts, in_file_order
+from pytest_rubric.records import CaseRecord, ShardRecord, SuiteRecord, counts, in_file_order
 
 FORMAT = "pytest-rubric-report"
-VERSION = 2
+VERSION = 3
 SCHEMA_FILE = "report.schema.json"
 #: The report's count names, by outcome.
 COUNT_NAMES = {
@@ -84,8 +84,17 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def document(records: Iterable[CaseRecord], exit_status: int, version: str) -> dict[str, Any]:
-    """The report: records in file order, so every run order gives one document."""
+def document(
+    records: Iterable[CaseRecord],
+    exit_status: int,
+    version: str,
+    *,
+    suite: SuiteRecord | None,
+    shard: ShardRecord | None,
+) -> dict[str, Any]:
+    """The report: records in file order, so every run order gives one document, and a
+    summary counted from them (a merge of shard reports recounts it the same way).
+    ``suite`` is ``None`` when the run stopped before collection finished."""
     cases = in_file_order(records)
     per_evaluator = {
         name: {"cases": row["cases"], **{COUNT_NAMES[key]: row[key] for key in OUTCOMES}}
@@ -99,6 +108,8 @@ def document(records: Iterable[CaseRecord], exit_status: int, version: str) -> d
         "pytestRubric": version,
         "exitStatus": exit_status,
         "summary": {**totals, "evaluators": per_evaluator},
+        "suite": suite,
+        "shard": shard,
         "cases": cases,
     }
 

@@ -8,8 +8,10 @@ and ends in ``--rubric-report``. :class:`CaseRecord` mirrors the schema's
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from pytest_rubric.jsonvalues import JSON, escape_controls, plain
 from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome
@@ -57,6 +59,42 @@ class Payload(TypedDict):
 
     record: CaseRecord
     summary: SummaryLine | None
+
+
+class SuiteRecord(TypedDict):
+    """The rubric cases a run collected before any deselection (``-k``, ``--deselect``,
+    a shard plugin), so that shard reports can be checked for completeness."""
+
+    collected: int
+    digest: str
+    nodeids: list[str]
+    selected: int
+
+
+class ShardRecord(TypedDict):
+    """Which shard a run was, as pytest-split or pytest-shard says (``group`` 1-based)."""
+
+    plugin: Literal["pytest-split", "pytest-shard"]
+    group: int
+    splits: int
+
+
+def suite_digest(nodeids: Iterable[str]) -> str:
+    """``sha256:<hex>`` of the sorted node IDs: equal exactly when the suites are."""
+    text = json.dumps(sorted(nodeids), ensure_ascii=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def suite_record(collected: Iterable[str], selected: int) -> SuiteRecord:
+    """The suite of a run that collected the node IDs ``collected`` and kept ``selected``
+    of them; the IDs are made plain as case records make theirs, so the two compare."""
+    nodeids = sorted({_text(nodeid) or "" for nodeid in collected})
+    return {
+        "collected": len(nodeids),
+        "digest": suite_digest(nodeids),
+        "nodeids": nodeids,
+        "selected": selected,
+    }
 
 
 def record_of(

@@ -10,7 +10,7 @@ Every hook body is guarded, and a case whose record cannot be made fails.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,15 @@ from pytest_rubric.outcome import CASE_ERROR
 from pytest_rubric.payloads import lost, payload_of, unrecorded
 from pytest_rubric.records import (
     Payload,
+    ShardRecord,
+    SuiteRecord,
     stopped,
+    suite_record,
 )
 from pytest_rubric.summary import summary_lines
+
+#: The key of the suite a pytest-xdist worker collected, in its ``workeroutput``.
+_WORKER_SUITE = "rubric_suite"
 
 
 class RubricRun:
@@ -42,6 +48,45 @@ class RubricRun:
         # Workers only run cases; their controller summarises and writes.
         self.is_worker = hasattr(config, "workerinput")
         self._hidden: list[Any] | None = None
+        # Rubric node IDs before any deselection, then the suite once collection ends.
+        self._collected: list[str] | None = None
+        self.suite: SuiteRecord | None = None
+
+    # -- where cases are collected (serial run or xdist worker) ---------------------
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_collection_modifyitems(
+        self, items: list[pytest.Item]
+    ) -> Generator[None, None, None]:
+        # Before every other plugin's turn: -k, -m, --deselect, --lf, pytest-split
+        # and pytest-shard all deselect inside this hook.
+        try:
+            self._collected = [item.nodeid for item in items if isinstance(item, RubricItem)]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+        return (yield)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if self._collected is None:
+            return
+        try:
+            selected = sum(isinstance(item, RubricItem) for item in session.items)
+            self.suite = suite_record(self._collected, selected)
+            if self.is_worker:  # sent to the controller when the worker finishes
+                self.config.workeroutput[_WORKER_SUITE] = self.suite  # type: ignore[attr-defined]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """A pytest-xdist controller collects nothing: its workers say what they collected
+        (every worker collects the same suite)."""
+        try:
+            suite = getattr(node, "workeroutput", {}).get(_WORKER_SUITE)
+            if self.suite is None and isinstance(suite, dict):
+                self.suite = suite  # type: ignore[assignment]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
     # -- on the machine that runs a case -------------------------------------------
 
@@ -100,6 +145,8 @@ class RubricRun:
                 (payload["record"] for payload in self.cases.values()),
                 int(session.exitstatus),
                 __version__,
+                suite=self.suite,
+                shard=shard_of(self.config.getoption),
             )
             write_atomically(Path(self.report_path), data)
         except ReportWriteError as exc:
@@ -195,6 +242,22 @@ def register(config: pytest.Config) -> RubricRun:
     config.pluginmanager.register(_HideQuietPhases(run), "rubric-hide-quiet-phases")
     config.pluginmanager.register(_RestoreQuietPhases(run), "rubric-restore-quiet-phases")
     return run
+
+
+def shard_of(getoption: Callable[[str, Any], Any]) -> ShardRecord | None:
+    """Which shard this run is, when pytest-split (``--splits N --group I``) or
+    pytest-shard (``--num-shards N --shard-id I``, 0-based, so group I+1) says so."""
+    splits, group = getoption("splits", None), getoption("group", None)
+    if _positive(splits) and _positive(group):
+        return {"plugin": "pytest-split", "group": group, "splits": splits}
+    shards, shard_id = getoption("num_shards", None), getoption("shard_id", None)
+    if _positive(shards) and shards > 1 and isinstance(shard_id, int) and 0 <= shard_id < shards:
+        return {"plugin": "pytest-shard", "group": shard_id + 1, "splits": shards}
+    return None
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _is_silent_rubric_phase(report: Any) -> bool:

@@ -1,0 +1,132 @@
+"""``pytest-rubric`` / ``python -m pytest_rubric``: commands that work on reports after runs.
+
+Every error is one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from pytest_rubric import __version__
+from pytest_rubric.errors import ReportWriteError
+from pytest_rubric.jsonreport import COUNT_NAMES, path_problem, write_atomically
+from pytest_rubric.jsonvalues import escape_controls
+from pytest_rubric.merge import MergeRefused, ShardReport, merge, parse
+
+USAGE_ERROR = 2
+
+
+class _Stop(Exception):
+    """A usage error or a refusal: its message is the one line printed."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse prints the whole usage before its error; one line is enough.
+        raise _Stop(f"{message} (see {self.prog} --help)")
+
+
+def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
+    """The command line: one subcommand per task."""
+    parser = _Parser(
+        prog=prog,
+        description="Work with pytest-rubric reports (pytest --rubric-report=PATH).",
+    )
+    parser.add_argument("--version", action="version", version=f"pytest-rubric {__version__}")
+    commands = parser.add_subparsers(
+        title="commands", dest="command", metavar="COMMAND", required=True
+    )
+    joining = commands.add_parser(
+        "merge",
+        help="join the reports of a sharded run into the report of the whole suite, "
+        "refusing when a case is missing or reported twice",
+        description="Join shard reports (pytest-split, pytest-shard, or any runs of one suite "
+        "that each selected a part of it) into the report one run of the whole suite writes. "
+        "Refuses, with exit status 2, when the inputs collected different suites, report a "
+        "case twice or leave a collected case unreported, or are not reports of this "
+        "pytest-rubric version. The inputs are only read.",
+    )
+    joining.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="where to write the merged report (atomically)",
+    )
+    joining.add_argument("reports", nargs="+", metavar="REPORT", help="a shard's report")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser(prog)
+    try:
+        arguments = parser.parse_args(argv)
+        return _merge(arguments.output, arguments.reports, prog)
+    except _Stop as exc:
+        return _fail(prog, str(exc))
+    except KeyboardInterrupt:
+        return _fail(prog, "interrupted")
+    except Exception as exc:  # a bug of ours: still one line, never a traceback
+        return _fail(prog, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _merge(output: str, names: list[str], prog: str) -> int:
+    problem = path_problem(output, "-o", "rubric-report.json")
+    if problem is not None:
+        raise _Stop(problem)
+    target = os.path.realpath(output)
+    seen: dict[str, str] = {}
+    reports: list[ShardReport] = []
+    for name in names:
+        real = os.path.realpath(name)
+        if real == target:
+            raise _Stop(f"-o {output} is the input {name}; write the merged report elsewhere")
+        if real in seen:
+            raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
+        seen[real] = name
+        try:
+            reports.append(parse(name, _read(name), __version__))
+        except MergeRefused as exc:
+            raise _Stop(f"merge refused: {exc}") from None
+    try:
+        merged = merge(reports, __version__)
+        write_atomically(Path(output), merged, what="the merged report")
+    except MergeRefused as exc:
+        raise _Stop(f"merge refused: {exc}") from None
+    except ReportWriteError as exc:
+        raise _Stop(str(exc)) from None
+    summary = merged["summary"]
+    counts = ", ".join(f"{summary[key]} {key}" for key in COUNT_NAMES.values() if summary[key])
+    noun = "report" if len(reports) == 1 else "reports"
+    print(
+        f"{prog} merge: {len(reports)} {noun}, {summary['cases']} cases"
+        f"{f' ({counts})' if counts else ''} -> {escape_controls(output)}"
+    )
+    return 0
+
+
+def _read(name: str) -> bytes:
+    try:
+        mode = os.stat(name).st_mode
+        if stat.S_ISDIR(mode):
+            raise _Stop(
+                f"cannot read {escape_controls(name)}: it is a directory; give a report file"
+            )
+        if not stat.S_ISREG(mode):
+            raise _Stop(f"cannot read {escape_controls(name)}: it is not a regular file")
+        return Path(name).read_bytes()
+    except OSError as exc:
+        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
+        raise _Stop(f"cannot read {escape_controls(name)}: {reason}") from None
+
+
+def _fail(prog: str, message: str) -> int:
+    print(f"{prog}: error: {escape_controls(message)}", file=sys.stderr)
+    return USAGE_ERROR
