@@ -378,7 +378,7 @@ class _Validator:
             expected = raw.get("expected")
             input_file: Path | None = None
             input_file_display = input_format = ""
-            if not problems and isinstance(raw.get("input_file"), str):
+            if problems in ([], [missing_expected]) and isinstance(raw.get("input_file"), str):
                 input_file, input_file_display, input_format, file_problem = self.files.resolve(
                     raw["input_file"]
                 )
