@@ -220,7 +220,7 @@ class UpdateRun:
 
     @pytest.hookimpl(trylast=True)  # after the rubric summary: the run ends with what was written
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if self.run.is_worker or not self.finished:
+        if self.run.is_worker or not self.finished or self.config.option.collectonly:
             return
         try:
             self._summary(terminalreporter)
