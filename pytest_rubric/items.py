@@ -26,9 +26,11 @@ from pytest_rubric.errors import CaseFileError, RegistrationError, RubricConfigE
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.loader import Case, CaseFile, load_case_file
 from pytest_rubric.outcome import MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
+from pytest_rubric.updating import fillable, to_write
 
 if TYPE_CHECKING:
     from _pytest._code.code import TracebackStyle
@@ -87,6 +89,7 @@ class RubricFile(pytest.File):
                 source=source,
                 display=display,
                 keep_input=keep_input,
+                digest=case_file.digest,
             )
             for decorator in decorators:
                 item.add_marker(decorator)
@@ -111,10 +114,15 @@ class RubricItem(pytest.Item):
         source: str,
         display: str,
         keep_input: bool,
+        digest: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.case = case
+        #: SHA-256 of the case file's bytes as collected (``--rubric-update`` checks it).
+        self.digest = digest
+        #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
+        self.update: UpdateRecord | None = None
         self.evaluator = evaluator
         self.source = source
         self.display = display
@@ -134,13 +142,19 @@ class RubricItem(pytest.Item):
         )
 
     def runtest(self) -> None:
-        self.result = result = run_case(
-            self.case,
+        case, mode = self.case, self.config.option.rubric_update
+        filled = fillable(case, mode)
+        if filled:  # no 'expected' is its only problem: run it to write the answer
+            case = dataclasses.replace(case, problems=(), expected={})
+        result = run_case(
+            case,
             self.evaluator,
             path=self.display,
             source=self.source,
             keep_input=self.keep_input,
         )
+        result, self.update = to_write(case, result, mode, filled=filled)
+        self.result = result
         if result.outcome == MISMATCHED:
             raise RubricMismatch(result)
         if result.outcome != MATCHED:

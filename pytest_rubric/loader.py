@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,9 @@ class Case:
     input_format: str = ""
     #: ``skip``, ``xfail`` and ``marks``: the case's own over the file's.
     marks: Marks = NO_MARKS
+    #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
+    #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
+    missing_expected: CaseFileError | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,8 @@ class CaseFile:
     rubric_at: Mapping[tuple[str | int, ...], Position] = field(default_factory=dict)
     #: The file's own ``skip``, ``xfail`` and ``marks`` (each case's ``marks`` include them).
     marks: Marks = NO_MARKS
+    #: SHA-256 of the bytes read, so that a later write can tell whether the file changed.
+    digest: str = ""
 
     def locate(self, where: tuple[str | int, ...]) -> Position:
         """Where the part ``where`` of the rubric block is written (or its nearest parent)."""
@@ -131,7 +137,8 @@ def parse_case_file(
         document = load_yaml(decode_text(data), parser)
     except StrictYAMLError as exc:
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
-    return _Validator(display, document, files).case_file()
+    case_file = _Validator(display, document, files).case_file()
+    return replace(case_file, digest=hashlib.sha256(data).hexdigest())
 
 
 class _InputFiles:
@@ -352,8 +359,17 @@ class _Validator:
             if id_problem is not None:
                 problems.append(id_problem)
             marks = file_marks
+            missing_expected = None
             if not problems:  # a refused YAML value would only echo here as a wrong type
                 problems.extend(self._case_keys(raw, at))
+                if "expected" not in raw:
+                    missing_expected = self.error(
+                        at,
+                        "the case has no 'expected'; add 'expected:' with the exact expected "
+                        "answer as a mapping, or run 'pytest --rubric-update=new' to write the "
+                        "evaluator's answer there",
+                    )
+                    problems.append(missing_expected)
                 case_marks, mark_problems = read_marks(raw, self.spans, self.error)
                 problems.extend(mark_problems)
                 marks = case_marks.under(file_marks)
@@ -361,7 +377,7 @@ class _Validator:
             expected = raw.get("expected")
             input_file: Path | None = None
             input_file_display = input_format = ""
-            if not problems and isinstance(raw.get("input_file"), str):
+            if problems in ([], [missing_expected]) and isinstance(raw.get("input_file"), str):
                 input_file, input_file_display, input_format, file_problem = self.files.resolve(
                     raw["input_file"]
                 )
@@ -382,6 +398,7 @@ class _Validator:
                     input_file_display,
                     input_format,
                     marks,
+                    missing_expected,
                 )
             )
         return _fallback_names(out)
@@ -470,6 +487,8 @@ class _Validator:
         ):
             if key == "input" and "input_file" in case:
                 continue
+            if key == "expected" and key not in case:
+                continue  # its own problem, which --rubric-update=new can fix (see _cases)
             if key not in case:
                 problems.append(
                     self.error(

@@ -24,6 +24,7 @@ from pytest_rubric.records import (
     record_of,
     stopped,
 )
+from pytest_rubric.updating import pending_write
 
 #: A longer reason from another plugin (a timeout's stack dump, say) is cut.
 MAX_WHY = 1000
@@ -63,7 +64,14 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
         record = stopped(record, pytest_outcome, _why(report))
     elif result is None or (report.failed and result.outcome == "matched"):
         record = stopped(record, CASE_ERROR, f"{_phase(when)}: {_why(report)}")
-    return {"record": record, "summary": _summary_line(item, result)}
+    payload: Payload = {"record": record, "summary": _summary_line(item, result)}
+    if item.update is not None and result is not None and record["outcome"] == "matched":
+        # Written by the run that gathers the payloads, at its end (never by a worker).
+        record["update"] = {"before": item.update["before"], "after": plain(item.update["after"])}
+        payload["write"] = pending_write(
+            path=item.path, digest=item.digest, case=item.case, update=item.update
+        )
+    return payload
 
 
 def _case_error_record(item: RubricItem) -> CaseRecord:

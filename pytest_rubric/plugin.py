@@ -7,6 +7,7 @@ pytest nodes), :mod:`pytest_rubric.results` (records, summary, report) and
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from pytest_rubric.loader import is_case_file
 from pytest_rubric.report import format_evaluators
 from pytest_rubric.results import register
 from pytest_rubric.schema import AnswerSchemaError, describe, project_schema, schema_path
+from pytest_rubric.updating import refuse_in_ci, update_mode
+from pytest_rubric.updating import register as register_update
 
 _discovery_key = pytest.StashKey[EvaluatorDiscovery]()
 
@@ -51,6 +54,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=schema_path,
         help="write a JSON Schema of this project's case files (its evaluators and their "
         "answers, for editors) to PATH, then exit",
+    )
+    group.addoption(
+        "--rubric-update",
+        action="store",
+        dest="rubric_update",
+        metavar="new|all",
+        default=None,
+        type=update_mode,
+        help="write each selected case's answer into its case file as its expected: 'new' "
+        "fills cases without one, 'all' also rewrites mismatching ones (refused in CI)",
+    )
+    group.addoption(
+        "--rubric-update-in-ci",
+        action="store_true",
+        dest="rubric_update_in_ci",
+        default=False,
+        help="let --rubric-update write case files even where CI variables are set",
     )
 
 
@@ -97,6 +117,7 @@ def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
     discovery = EvaluatorDiscovery(config.rootpath)
     config.stash[_discovery_key] = discovery
     config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
@@ -105,7 +126,7 @@ def pytest_configure(config: pytest.Config) -> None:
     problems = discovery.problems()
     if problems:
         raise pytest.UsageError("\n".join(problems))
-    register(config)
+    register_update(config, register(config))
 
 
 class _PluginFeed:

@@ -45,6 +45,28 @@ class CaseRecord(_RecordKeys, total=False):
     problems: list[str]
     reason: str
     duration: float
+    update: UpdateRecord
+
+
+class UpdateRecord(TypedDict):
+    """An ``expected`` written by ``--rubric-update``: ``before`` is ``None`` when the
+    case had none."""
+
+    before: JSON
+    after: JSON
+
+
+class PendingWrite(TypedDict):
+    """What a case asks the run to write into its case file at the end (from a
+    pytest-xdist worker too): the file's absolute path and the SHA-256 of the bytes
+    collected, the case's place and ID, and its new ``expected``."""
+
+    path: str
+    digest: str
+    index: int
+    name: str
+    after: JSON
+    created: bool
 
 
 class SummaryLine(TypedDict):
@@ -54,11 +76,16 @@ class SummaryLine(TypedDict):
     line: str
 
 
-class Payload(TypedDict):
-    """What a case's test report carries: its record and its summary line, if any."""
-
+class _PayloadKeys(TypedDict):
     record: CaseRecord
     summary: SummaryLine | None
+
+
+class Payload(_PayloadKeys, total=False):
+    """What a case's test report carries: its record and its summary line, if any, and
+    the ``expected`` it asks ``--rubric-update`` to write."""
+
+    write: PendingWrite
 
 
 class SuiteRecord(TypedDict):

@@ -68,14 +68,20 @@ class Spans:
 
     ``start``/``end``: where a mapping or list begins and ends. ``keys``: for a
     mapping, each key's position and its value's position. ``items``: for a
-    list, each item's position. The document must be kept alive while these
-    are used, since they are keyed by object identity.
+    list, each item's position. ``value_ends``: where the text of each value
+    ends, by ``(id of its container, its key or index)``: just past a scalar
+    (and its closing quote), a flow collection's closing bracket, or the last
+    value inside a block collection (so never past a trailing comment or blank
+    line). ``flow``: the ids of containers written in flow style. The document
+    must be kept alive while these are used, since they are keyed by object identity.
     """
 
     start: dict[int, Position] = field(default_factory=dict)
     end: dict[int, Position] = field(default_factory=dict)
     keys: dict[int, dict[str, tuple[Position, Position]]] = field(default_factory=dict)
     items: dict[int, list[Position]] = field(default_factory=dict)
+    value_ends: dict[tuple[int, str | int], Position] = field(default_factory=dict)
+    flow: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +208,23 @@ def _is_libyaml(parser: type[Any]) -> bool:
 
 
 class _Frame:
-    __slots__ = ("container", "is_map", "items", "key", "key_pos", "keys", "start")
+    __slots__ = (
+        "container",
+        "flow",
+        "is_map",
+        "items",
+        "key",
+        "key_pos",
+        "keys",
+        "last_end",
+        "start",
+    )
 
-    def __init__(self, container: Any, is_map: bool, start: Position) -> None:
+    def __init__(self, container: Any, is_map: bool, start: Position, flow: bool) -> None:
         self.container = container
         self.is_map = is_map
+        self.flow = flow
+        self.last_end: Position = start  # where the last value inside ends
         self.key: Any = None  # pending key of a mapping, None when a key is awaited
         self.key_pos: Position = start
         self.start = start
@@ -239,10 +257,12 @@ class _Builder:
             pos = (mark.line + 1, mark.column + 1)
             if kind is scalar:
                 self._refuse_decorations(event, pos)
+                end = event.end_mark
+                end_pos = (end.line + 1, end.column + 1)
                 if event.implicit[0] and event.tag is None:
-                    self._add_plain(event.value, pos)
+                    self._add_plain(event.value, pos, end_pos)
                 else:
-                    self._add(event.value, pos)
+                    self._add(event.value, pos, end_pos)
             elif kind is map_start or kind is seq_start:
                 self._refuse_decorations(event, pos)
                 if len(self._stack) >= MAX_DEPTH:
@@ -254,26 +274,34 @@ class _Builder:
                         _TOO_DEEP,
                     )
                 container: Any = {} if kind is map_start else []
-                self._stack.append(_Frame(container, kind is map_start, pos))
+                self._stack.append(
+                    _Frame(container, kind is map_start, pos, bool(event.flow_style))
+                )
             elif kind is map_end or kind is seq_end:
                 frame = self._stack.pop()
                 spans = self.spans
                 key = id(frame.container)
                 spans.start[key] = frame.start
                 end = event.end_mark
-                spans.end[key] = (end.line + 1, end.column + 1)
+                end_pos = (end.line + 1, end.column + 1)
+                spans.end[key] = end_pos
                 if frame.is_map:
                     spans.keys[key] = frame.keys
                 else:
                     spans.items[key] = frame.items
-                self._add(frame.container, frame.start)
+                if frame.flow:
+                    spans.flow.add(key)
+                else:
+                    end_pos = frame.last_end
+                self._add(frame.container, frame.start, end_pos)
             elif kind is alias:
                 self.problem(
                     pos,
                     f"alias *{event.anchor} is refused: case files do not share values; "
                     f"write the value out in full",
                 )
-                self._add(_SKIP, pos)
+                end = event.end_mark
+                self._add(_SKIP, pos, (end.line + 1, end.column + 1))
             elif kind is doc_start:
                 documents += 1
                 if documents > 1:
@@ -301,7 +329,7 @@ class _Builder:
                 f"remove the tag and write the value as plain YAML",
             )
 
-    def _add_plain(self, text: str, pos: Position) -> None:
+    def _add_plain(self, text: str, pos: Position, end: Position) -> None:
         value: Any = text
         if text in _NULLS:
             value = None
@@ -318,7 +346,7 @@ class _Builder:
                 "write the merged keys out in full",
             )
             value = _SKIP
-        self._add(value, pos)
+        self._add(value, pos, end)
 
     def _number(self, text: str, pos: Position) -> Any:
         if len(text) > MAX_NUMBER_CHARS and (
@@ -349,12 +377,14 @@ class _Builder:
         )
         return _SKIP
 
-    def _add(self, value: Any, pos: Position) -> None:
+    def _add(self, value: Any, pos: Position, end: Position) -> None:
         if not self._stack:
             self.value = None if value is _SKIP else value
             return
         frame = self._stack[-1]
+        frame.last_end = end
         if not frame.is_map:
+            self.spans.value_ends[id(frame.container), len(frame.items)] = end
             frame.container.append(None if value is _SKIP else value)
             frame.items.append(pos)
             return
@@ -380,6 +410,7 @@ class _Builder:
             return
         frame.container[key] = None if value is _SKIP else value
         frame.keys[key] = (frame.key_pos, pos)
+        self.spans.value_ends[id(frame.container), key] = end
 
 
 def _key_problem(value: Any) -> str:

@@ -230,7 +230,8 @@ cases:
             "r.rubric.yaml:6: 'typo' cannot be evaluated",
             "  r.rubric.yaml:8:5: 'expect' is not a case key; did you mean 'expected'?",
             "  r.rubric.yaml:6:5: the case has no 'expected'; add 'expected:' with the exact "
-            "expected answer as a mapping",
+            "expected answer as a mapping, or run 'pytest --rubric-update=new' to write the "
+            "evaluator's answer there",
         ],
         consecutive=True,
     )

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_rubric.updating import CI_VARIABLES
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -77,6 +79,23 @@ cases:
       pass: true
       reasons: [all-required-met]
     expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+""",
+    },
+    # "Authoring cases": a new case with its input only, beside a finished one.
+    "authoring": {
+        "rubrics/review.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: all-met
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+
+  # Passed although the source is missing: is the rubric right about it?
+  - id: passed-without-source
+    input:
+      fields: {title: true, source: false}
+      pass: true
+      reasons: [all-required-met]
 """,
     },
     # "What a case file means": a misspelt key confined to one case.
@@ -153,6 +172,8 @@ def run(pasted: Pasted, where: Path) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     # A fixed width, and no CI mode (which stops pytest cutting short-summary lines).
     env.update(COLUMNS="80", LINES="24", CI="", BUILD_NUMBER="", PY_COLORS="0")
+    for name in CI_VARIABLES:  # --rubric-update is refused where these are set
+        env.pop(name, None)
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", *pasted.args],
         cwd=where,

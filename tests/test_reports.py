@@ -159,7 +159,8 @@ def test_the_json_report_has_a_valid_record_per_case(pytester: pytest.Pytester) 
     assert by_id["typo"]["problems"] == [
         "reasons.rubric.yaml:8:5: 'expectd' is not a case key; did you mean 'expected'?",
         "reasons.rubric.yaml:6:5: the case has no 'expected'; add 'expected:' with the exact "
-        "expected answer as a mapping",
+        "expected answer as a mapping, or run 'pytest --rubric-update=new' to write the "
+        "evaluator's answer there",
     ]
     fine = by_id["fine"]["evidence"]["facts"]
     assert fine["reasons"] == {

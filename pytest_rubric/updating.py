@@ -1,0 +1,287 @@
+"""``--rubric-update``: which cases write their answer, and writing them at the end of a run.
+
+A case decides where it runs (a pytest-xdist worker too) whether its answer is
+to be written, and its payload carries the write to the run that gathers it.
+That run (a serial run, or the xdist controller) edits each case file once, at
+the end, with :func:`pytest_rubric.update.rewrite`, so ``-n 2`` writes exactly
+the bytes a serial run writes. Workers never write. The hooks here never raise:
+a file that cannot be written is reported, its cases become case errors, and
+the run fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import difflib
+import hashlib
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_rubric.jsonvalues import escape_controls, plain
+from pytest_rubric.loader import Case
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.records import Payload, PendingWrite, UpdateRecord, stopped
+from pytest_rubric.summary import plural
+from pytest_rubric.update import UpdateRefused, Write, rewrite
+
+if TYPE_CHECKING:
+    from pytest_rubric.results import RubricRun
+
+MODES = ("new", "all")
+#: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
+CI_VARIABLES = (
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "BUILDKITE",
+    "TF_BUILD",
+    "JENKINS_URL",
+    "TEAMCITY_VERSION",
+)
+
+
+def update_mode(value: str) -> str:
+    """``--rubric-update``'s ``type=``."""
+    if value not in MODES:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not an update mode; write --rubric-update=new (fill missing "
+            "expected answers) or --rubric-update=all (also rewrite mismatching ones)"
+        )
+    return value
+
+
+def ci_variable(environ: Mapping[str, str]) -> str | None:
+    """The variable that says this run is in CI, shown as ``NAME=value``, or ``None``."""
+    ci = environ.get("CI")
+    if ci is not None and ci.strip().lower() not in ("", "0", "false"):
+        return f"CI={ci}"
+    for name in CI_VARIABLES:
+        if name in environ:
+            return f"{name}={environ[name]}"
+    return None
+
+
+def refuse_in_ci(config: pytest.Config, environ: Mapping[str, str]) -> None:
+    """A usage error, before anything runs, for ``--rubric-update`` in CI."""
+    mode = config.option.rubric_update
+    if mode is None or config.option.rubric_update_in_ci:
+        return
+    found = ci_variable(environ)
+    if found is not None:
+        raise pytest.UsageError(
+            f"--rubric-update={mode} is refused in CI ({escape_controls(found)} is set): it "
+            "writes case files, which CI runs should only check; run it on your machine and "
+            "commit the diff, or add --rubric-update-in-ci to write anyway"
+        )
+
+
+def fillable(case: Case, mode: str | None) -> bool:
+    """Whether ``case`` has no ``expected`` as its only problem, and the run fills it."""
+    return (
+        mode is not None
+        and case.marks.xfail is None
+        and case.missing_expected is not None
+        and case.problems == (case.missing_expected,)
+    )
+
+
+def to_write(
+    case: Case, result: CaseOutcome, mode: str | None, *, filled: bool
+) -> tuple[CaseOutcome, UpdateRecord | None]:
+    """The outcome to report, and the write ``case`` asks for (``None`` for none).
+
+    A written case matches its new ``expected``. Only a case that ran its evaluator
+    to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
+    """
+    if mode is None or case.marks.xfail is not None or not result.evaluated:
+        return result, None
+    answer = result.actual
+    if not isinstance(answer, dict) or not (
+        filled or (mode == "all" and result.outcome == MISMATCHED)
+    ):
+        return result, None
+    before = None if filled else plain(case.expected)
+    written = dataclasses.replace(
+        result, case=dataclasses.replace(case, expected=answer), outcome=MATCHED
+    )
+    return written, {"before": before, "after": answer}
+
+
+def pending_write(*, path: Path, digest: str, case: Case, update: UpdateRecord) -> PendingWrite:
+    return {
+        "path": str(path),
+        "digest": digest,
+        "index": case.index,
+        "name": case.name,
+        "after": update["after"],
+        "created": update["before"] is None,
+    }
+
+
+@dataclasses.dataclass(slots=True)
+class _FileResult:
+    display: str
+    diff: list[str] = dataclasses.field(default_factory=list)
+    written: int = 0
+    created: int = 0
+    refused: str | None = None
+
+
+class UpdateRun:
+    """Writes the gathered answers into their case files at the end of the run."""
+
+    def __init__(self, config: pytest.Config, run: RubricRun) -> None:
+        self.config = config
+        self.run = run
+        self.mode: str = config.option.rubric_update
+        self.files: list[_FileResult] = []
+        self.finished = False
+
+    @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.run.is_worker:
+            return
+        try:
+            self._finish()
+        except Exception as exc:  # never an internal error: say so and fail the run
+            self.files.append(
+                _FileResult("(rubric update)", refused=f"{type(exc).__name__}: {exc}")
+            )
+        self.finished = True
+        if any(file.refused for file in self.files) and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _finish(self) -> None:
+        by_path: dict[str, list[Payload]] = {}
+        for payload in self.run.cases.values():
+            write = payload.get("write")
+            if write is not None and payload["record"]["outcome"] == MATCHED:
+                by_path.setdefault(write["path"], []).append(payload)
+            else:
+                payload.pop("write", None)
+                payload["record"].pop("update", None)
+        for path, payloads in sorted(by_path.items()):
+            result = self._write_file(Path(path), payloads)
+            self.files.append(result)
+            if result.refused is not None:
+                for payload in payloads:
+                    payload.pop("write", None)
+                    record = payload["record"]
+                    record.pop("update", None)
+                    payload["record"] = stopped(
+                        record,
+                        CASE_ERROR,
+                        f"its expected answer was not written: {result.refused}",
+                    )
+
+    def _write_file(self, path: Path, payloads: list[Payload]) -> _FileResult:
+        display = escape_controls(_display(self.config, path))
+        result = _FileResult(display)
+        pending = [payload["write"] for payload in payloads if "write" in payload]
+        digests = {write["digest"] for write in pending}
+        writes = sorted(
+            (
+                Write(write["index"], write["name"], _mapping(write["after"]), write["created"])
+                for write in pending
+            ),
+            key=lambda write: write.index,
+        )
+        try:
+            data = path.read_bytes()
+            if len(digests) != 1 or hashlib.sha256(data).hexdigest() not in digests:
+                raise UpdateRefused(
+                    "it changed on disk since it was collected; run again to write the "
+                    "answers into the current file"
+                )
+            new = rewrite(data, writes)
+            if new != data:
+                write_bytes_atomically(path, new)
+        except UpdateRefused as exc:
+            result.refused = f"nothing was written: {exc}"
+            return result
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            result.refused = f"nothing was written: {why}"
+            return result
+        old_lines = data.decode("utf-8-sig").splitlines()
+        new_lines = new.decode("utf-8-sig").splitlines()
+        result.diff = list(
+            difflib.unified_diff(old_lines, new_lines, display, display, lineterm="")
+        )
+        result.written = len(writes)
+        result.created = sum(write.created for write in writes)
+        return result
+
+    @pytest.hookimpl(trylast=True)  # after the rubric summary: the run ends with what was written
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.run.is_worker or not self.finished or self.config.option.collectonly:
+            return
+        try:
+            self._summary(terminalreporter)
+        except Exception as exc:
+            terminalreporter.write_line(f"rubric update could not be shown: {type(exc).__name__}")
+
+    def _summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        terminalreporter.write_sep("=", f"rubric update ({self.mode})")
+        written = [file for file in self.files if file.refused is None]
+        for file in written:
+            for line in file.diff:
+                markup = {"red": True} if line.startswith("-") else {}
+                if line.startswith("+"):
+                    markup = {"green": True}
+                terminalreporter.write_line(escape_controls(line), **markup)
+        count = sum(file.written for file in written)
+        if count:
+            created = sum(file.created for file in written)
+            terminalreporter.write_line(
+                f"{plural(count, 'expected answer')} written, {created} created, "
+                f"in {plural(len(written), 'file')}"
+            )
+        else:
+            terminalreporter.write_line("no expected answer needed writing")
+        for file in self.files:
+            if file.refused is not None:
+                terminalreporter.write_line(
+                    f"{file.display}: {escape_controls(file.refused)}", red=True
+                )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _display(config: pytest.Config, path: Path) -> str:
+    try:
+        return os.path.relpath(path, config.invocation_params.dir)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` (through a symlink) so that readers see the old
+    bytes or the new ones, never a part; its permissions are kept."""
+    target = Path(os.path.realpath(path))
+    mode = target.stat().st_mode & 0o7777
+    handle, temporary = tempfile.mkstemp(prefix=".rubric-update-", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def register(config: pytest.Config, run: RubricRun) -> None:
+    if config.option.rubric_update is not None:
+        config.pluginmanager.register(UpdateRun(config, run), "rubric-update")

@@ -1,0 +1,715 @@
+"""``--rubric-update=new|all``: evaluators' answers written into case files, leaf by leaf."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_rubric.compare import json_equal
+from pytest_rubric.update import UpdateRefused, Write, rewrite
+from pytest_rubric.updating import CI_VARIABLES
+from pytest_rubric.yamlstrict import decode, load
+from pytest_rubric.yamltext import quoted, string
+
+ALL_MET = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
+
+
+@pytest.fixture(autouse=True)
+def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our own CI sets CI=true: every run here starts outside CI unless a test says otherwise."""
+    for name in ("CI", *CI_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
+
+
+BLOCK = """\
+# Review rubric cases.
+evaluator: reason
+cases:
+  - id: right   # all met
+    input:
+      fields: {title: true, source: true}
+      pass: true
+      reasons: [all-required-met]
+    expected:   # checked by hand
+      expectedPass: true    # yes
+      expectedReasons: [all-required-met]
+      coherent: true
+
+  # a wrong one
+  - id: wrong
+    input:
+      fields: {title: false, source: true}
+      pass: false
+      reasons: [missing-title]
+    expected:
+      expectedPass: false   # right already
+      expectedReasons: [missing-source]   # wrong
+      coherent: false  # wrong too
+
+  - id: missing
+    note: written by --rubric-update
+    input:
+      fields: {title: true, source: false}
+      pass: true
+      reasons: [all-required-met]
+
+  - id: last
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+"""
+
+BLOCK_AFTER_NEW = BLOCK.replace(
+    """\
+      pass: true
+      reasons: [all-required-met]
+
+  - id: last""",
+    """\
+      pass: true
+      reasons: [all-required-met]
+    expected:
+      expectedPass: false
+      expectedReasons: [missing-source]
+      coherent: false
+
+  - id: last""",
+)
+
+BLOCK_AFTER_ALL = BLOCK_AFTER_NEW.replace(
+    """\
+      expectedReasons: [missing-source]   # wrong
+      coherent: false  # wrong too""",
+    """\
+      expectedReasons: [missing-title]   # wrong
+      coherent: true  # wrong too""",
+)
+
+
+def make(pytester: pytest.Pytester, name: str, text: str) -> Path:
+    """Write a case file byte for byte (``pytester.makefile`` drops the final newline)."""
+    path = pytester.path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest("-p", "no:randomly", *args)
+
+
+def test_a_case_without_expected_fails_and_says_that_rubric_update_new_fills_it(
+    pytester: pytest.Pytester,
+) -> None:
+    make(pytester, "review.rubric.yaml", BLOCK)
+    result = run(pytester)
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*review.rubric.yaml:25:5: the case has no 'expected'; add 'expected:' with the exact "
+            "expected answer as a mapping, or run 'pytest --rubric-update=new' to write the "
+            "evaluator's answer there"
+        ]
+    )
+    assert (pytester.path / "review.rubric.yaml").read_text() == BLOCK
+
+
+def test_new_fills_only_a_missing_expected_and_reports_it_as_passed(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    result = run(pytester, "--rubric-update=new")
+    result.assert_outcomes(passed=3, failed=1)  # the wrong one is not new: it still fails
+    assert path.read_text() == BLOCK_AFTER_NEW
+    result.stdout.fnmatch_lines(
+        [
+            "*= rubric update (new) =*",
+            "--- review.rubric.yaml",
+            "+++ review.rubric.yaml",
+            "@@ -28,6 +28,10 @@",
+            "       fields: {title: true, source: false}",
+            "       pass: true",
+            "       reasons: [all-required-met]",
+            "+    expected:",
+            "+      expectedPass: false",
+            "+      expectedReasons: [missing-source]",
+            "+      coherent: false",
+            " ",
+            "   - id: last",
+            "     input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}",
+            "1 expected answer written, 1 created, in 1 file",
+        ],
+        consecutive=True,
+    )
+
+
+def test_all_also_rewrites_the_differing_leaves_of_a_mismatching_expected(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    result = run(pytester, "--rubric-update=all")
+    result.assert_outcomes(passed=4)
+    assert result.ret == 0
+    assert path.read_text() == BLOCK_AFTER_ALL
+    result.stdout.fnmatch_lines(["2 expected answers written, 1 created, in 1 file"])
+    run(pytester).assert_outcomes(passed=4)
+
+
+def test_a_second_update_changes_no_byte_and_a_plain_run_then_passes(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester, "--rubric-update=all").assert_outcomes(passed=4)
+    first = path.read_bytes()
+    again = run(pytester, "--rubric-update=all")
+    again.assert_outcomes(passed=4)
+    again.stdout.fnmatch_lines(["no expected answer needed writing"])
+    assert path.read_bytes() == first
+    assert run(pytester).ret == 0
+
+
+# -- the corpus: every style, each case right, wrong or missing its expected ----------
+
+JSON_CASES = (
+    "evaluator: reason\n"
+    "cases:\n"
+    '  - {"id": "right", "input": {"fields": {"title": true, "source": true}, "pass": true, '
+    '"reasons": ["all-required-met"]}, "expected": {"expectedPass": true, "expectedReasons": '
+    '["all-required-met"], "coherent": true}}\n'
+    '  - {"id": "wrong", "input": {"fields": {"title": false, "source": true}, "pass": false, '
+    '"reasons": ["missing-title"]}, "expected": {"expectedPass": true, "expectedReasons": '
+    '["missing-title"], "coherent": true}}  # a comment\n'
+    '  - {"id": "missing", "input": {"fields": {"title": true, "source": false}, "pass": false, '
+    '"reasons": ["missing-source"]}}\n'
+)
+JSON_CASES_AFTER = JSON_CASES.replace(
+    '"expected": {"expectedPass": true, "expectedReasons": ["missing-title"], "coherent": true}}',
+    '"expected": {"expectedPass": false, "expectedReasons": ["missing-title"], "coherent": true}}',
+).replace(
+    '"reasons": ["missing-source"]}}',
+    '"reasons": ["missing-source"]}, "expected": {"expectedPass": false, "expectedReasons": '
+    '["missing-source"], "coherent": true}}',
+)
+
+CRLF_CASES = (
+    "evaluator: reason\r\n"
+    "cases:\r\n"
+    "  - id: right\r\n"
+    "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\r\n"
+    "    expected:\r\n"
+    "      expectedPass: true\r\n"
+    "      expectedReasons: [all-required-met]\r\n"
+    "      coherent: true\r\n"
+    "  - id: wrong\r\n"
+    "    input: {fields: {title: true, source: true}, pass: false, reasons: []}\r\n"
+    "    expected:\r\n"
+    "      expectedPass: false\r\n"
+    "      expectedReasons: []\r\n"
+    "      coherent: true\r\n"
+    "  - id: missing\r\n"
+    "    input: {fields: {title: true, source: true}, pass: true, reasons: []}\r\n"
+)
+CRLF_CASES_AFTER = (
+    CRLF_CASES.replace(
+        "      expectedPass: false\r\n      expectedReasons: []\r\n      coherent: true\r\n",
+        "      expectedPass: true\r\n      expectedReasons: [all-required-met]\r\n"
+        "      coherent: false\r\n",
+    )
+    + "    expected:\r\n"
+    "      expectedPass: true\r\n"
+    "      expectedReasons: [all-required-met]\r\n"
+    "      coherent: false\r\n"
+)
+
+BOM_CASES = (
+    "\ufeffevaluator: reason\n"
+    "cases:\n"
+    "- id: wrong\n"
+    "  input:\n"
+    "    fields: {title: false, source: false}\n"
+    "    pass: false\n"
+    "    reasons: [missing-source, missing-title]\n"
+    "  expected:\n"
+    "    expectedPass: false\n"
+    "    expectedReasons: [missing-title]\n"
+    "    coherent: true\n"
+    "- id: missing\n"
+    "  input:\n"
+    "    fields: {title: true, source: true}\n"
+    "    pass: true\n"
+    "    reasons: [all-required-met]"
+)
+BOM_CASES_AFTER = (
+    BOM_CASES.replace(
+        "    expectedReasons: [missing-title]\n",
+        "    expectedReasons: [missing-source, missing-title]\n",
+    )
+    + "\n  expected:\n"
+    "    expectedPass: true\n"
+    "    expectedReasons: [all-required-met]\n"
+    "    coherent: true"
+)
+
+FLOW_VALUES = """\
+evaluator: agreement
+cases:
+  - id: right
+    input:
+      rows:
+        - {id: A, a: true, b: true}
+        - {id: B, a: true, b: false}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 0}   # flow stays flow
+      agreement: 1
+      total: 2
+      disagreements: [B]
+  - id: wrong
+    input:
+      rows:
+        - {id: A, a: true, b: true}
+        - {id: B, a: false, b: true}
+        - {id: "yes", a: false, b: true}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 2, bOnly: 0}   # one count wrong
+      agreement: 0.3333333333333333
+      total: 3
+      disagreements: [B]
+  - id: missing
+    input: {rows: [{id: "1:30", a: false, b: false}]}
+"""
+FLOW_VALUES_AFTER = (
+    FLOW_VALUES.replace(
+        "matrix: {bothPass: 1, bothFail: 0, aOnly: 2, bOnly: 0}   # one count wrong",
+        "matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 2}   # one count wrong",
+    )
+    .replace("agreement: 0.3333333333333333", "agreement: 1")
+    .replace(
+        "      disagreements: [B]\n  - id: missing",
+        '      disagreements: [B, "yes"]\n  - id: missing',
+    )
+    + """\
+    expected:
+      matrix:
+        bothPass: 0
+        bothFail: 1
+        aOnly: 0
+        bOnly: 0
+      agreement: 1
+      total: 1
+      disagreements: []
+"""
+)
+
+CORPUS = {
+    "block.rubric.yaml": (BLOCK, BLOCK_AFTER_ALL),
+    "json.rubric.yaml": (JSON_CASES, JSON_CASES_AFTER),
+    "crlf.rubric.yaml": (CRLF_CASES, CRLF_CASES_AFTER),
+    "bom.rubric.yaml": (BOM_CASES, BOM_CASES_AFTER),
+    "flow.rubric.yaml": (FLOW_VALUES, FLOW_VALUES_AFTER),
+}
+
+
+def write_corpus(folder: Path) -> None:
+    for name, (before, _) in CORPUS.items():
+        (folder / name).write_bytes(before.encode("utf-8"))
+
+
+def test_every_style_keeps_every_byte_but_the_wrong_and_missing_expected_leaves(
+    pytester: pytest.Pytester,
+) -> None:
+    write_corpus(pytester.path)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["10 expected answers written, 5 created, in 5 files"])
+    for name, (_, after) in CORPUS.items():
+        assert (pytester.path / name).read_bytes() == after.encode("utf-8"), name
+    plain = run(pytester)
+    assert plain.ret == 0
+    plain.stdout.fnmatch_lines(["*15 passed*"])
+
+
+def test_a_pytest_xdist_run_writes_exactly_the_bytes_a_serial_run_writes(
+    pytester: pytest.Pytester,
+) -> None:
+    serial, parallel = pytester.mkdir("serial"), pytester.mkdir("parallel")
+    write_corpus(serial)
+    write_corpus(parallel)
+    run(pytester, "--rubric-update=all", str(serial)).assert_outcomes(passed=15)
+    result = run(pytester, "--rubric-update=all", "-n", "2", str(parallel))
+    result.assert_outcomes(passed=15)
+    result.stdout.fnmatch_lines(["10 expected answers written, 5 created, in 5 files"])
+    for name in CORPUS:
+        assert (parallel / name).read_bytes() == (serial / name).read_bytes(), name
+        assert (serial / name).read_bytes() == CORPUS[name][1].encode("utf-8"), name
+
+
+# -- what is never touched ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "written"),
+    [
+        (["-k", "missing"], {"missing"}),
+        (["review.rubric.yaml::wrong"], {"wrong"}),
+        (["--deselect", "review.rubric.yaml::missing"], {"wrong"}),
+    ],
+    ids=["-k", "node-id", "--deselect"],
+)
+def test_only_selected_cases_are_written(
+    pytester: pytest.Pytester, args: list[str], written: set[str]
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester, "--rubric-update=all", *args)
+    text = path.read_text()
+    assert ("expectedReasons: [missing-title]   # wrong" in text) == ("wrong" in written)
+    assert ("expectedReasons: [missing-source]\n      coherent: false\n\n" in text) == (
+        "missing" in written
+    )
+
+
+def test_the_last_failed_cases_alone_are_written_with_lf(pytester: pytest.Pytester) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester)  # wrong and missing fail
+    path.write_text(BLOCK.replace("id: right", "id: right-renamed"))
+    result = run(pytester, "--lf", "--rubric-update=all")
+    result.assert_outcomes(passed=2)
+    assert path.read_text() == BLOCK_AFTER_ALL.replace("id: right", "id: right-renamed")
+
+
+NEVER_TOUCHED = """\
+evaluator: agreement
+cases:
+  - id: broken-input
+    input: {rows: 3}
+  - id: typo
+    input: {rows: []}
+    expect: {}
+  - id: skipped
+    skip: not yet
+    input: {rows: []}
+  - id: parked
+    xfail: known gap
+    input: {rows: []}
+    expected: {total: 9}
+  - id: ledger
+    input_file: ledger.jsonl
+"""
+
+
+def test_case_errors_skips_xfails_and_input_files_are_never_touched(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "never.rubric.yaml", NEVER_TOUCHED)
+    ledger = pytester.path / "ledger.jsonl"
+    ledger.write_bytes(b'{"id": "A", "a": true, "b": true}\n')
+    result = run(pytester, "--rubric-update=all", "-rA")
+    result.assert_outcomes(failed=2, skipped=1, xfailed=1, passed=1)
+    assert path.read_text() == NEVER_TOUCHED + (
+        "    expected:\n"
+        "      matrix:\n"
+        "        bothPass: 1\n"
+        "        bothFail: 0\n"
+        "        aOnly: 0\n"
+        "        bOnly: 0\n"
+        "      agreement: 1\n"
+        "      total: 1\n"
+        "      disagreements: []\n"
+    )
+    assert ledger.read_bytes() == b'{"id": "A", "a": true, "b": true}\n'
+    assert result.ret == 1
+
+
+def test_the_report_records_each_write_with_its_node_id_before_and_after(
+    pytester: pytest.Pytester,
+) -> None:
+    make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester, "--rubric-update=all", "--rubric-report=report.json")
+    report = json.loads((pytester.path / "report.json").read_text())
+    writes = {case["nodeid"]: case["update"] for case in report["cases"] if "update" in case}
+    assert writes == {
+        "review.rubric.yaml::wrong": {
+            "before": {
+                "expectedPass": False,
+                "expectedReasons": ["missing-source"],
+                "coherent": False,
+            },
+            "after": {
+                "expectedPass": False,
+                "expectedReasons": ["missing-title"],
+                "coherent": True,
+            },
+        },
+        "review.rubric.yaml::missing": {
+            "before": None,
+            "after": {
+                "expectedPass": False,
+                "expectedReasons": ["missing-source"],
+                "coherent": False,
+            },
+        },
+    }
+    assert {case["outcome"] for case in report["cases"]} == {"matched"}
+    import jsonschema
+
+    from pytest_rubric.jsonreport import schema
+
+    jsonschema.validate(report, schema(), cls=jsonschema.Draft202012Validator)
+
+
+# -- CI ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("CI", "true"), ("CI", "1"), ("CI", "yes")] + [(name, "") for name in CI_VARIABLES],
+)
+def test_an_update_in_ci_is_a_usage_error_naming_the_variable(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    result = run(pytester, "--rubric-update=new")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"ERROR: --rubric-update=new is refused in CI ({name}={value} is set)*"]
+    )
+    assert "passed" not in result.stdout.str()
+    assert "failed" not in result.stdout.str()
+    assert path.read_text() == BLOCK
+
+
+@pytest.mark.parametrize("value", ["", "0", "false", "FALSE", "False"])
+def test_ci_set_to_empty_zero_or_false_is_not_ci(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("CI", value)
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester, "--rubric-update=new").assert_outcomes(passed=3, failed=1)
+    assert path.read_text() == BLOCK_AFTER_NEW
+
+
+def test_rubric_update_in_ci_writes_in_ci_anyway(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    run(pytester, "--rubric-update=all", "--rubric-update-in-ci").assert_outcomes(passed=4)
+    assert path.read_text() == BLOCK_AFTER_ALL
+
+
+def test_an_unknown_update_mode_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = run(pytester, "--rubric-update=some")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*'some' is not an update mode; write --rubric-update=new*"])
+
+
+# -- refusals ---------------------------------------------------------------------
+
+
+def test_a_file_changed_on_disk_during_the_run_is_not_written_and_the_run_fails(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    pytester.makeconftest(
+        """
+        from pathlib import Path
+
+        def pytest_runtest_call(item):
+            if item.name == "missing":
+                path = Path(str(item.path))
+                path.write_text(path.read_text() + "# edited meanwhile\\n")
+        """
+    )
+    result = run(pytester, "--rubric-update=all", "--rubric-report=report.json")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "no expected answer needed writing",
+            "review.rubric.yaml: nothing was written: it changed on disk since it was "
+            "collected; run again to write the answers into the current file",
+        ]
+    )
+    assert path.read_text() == BLOCK + "# edited meanwhile\n"
+    report = json.loads((pytester.path / "report.json").read_text())
+    outcomes = {case["case"]: case["outcome"] for case in report["cases"]}
+    assert outcomes == {
+        "right": "matched",
+        "wrong": "case-error",
+        "missing": "case-error",
+        "last": "matched",
+    }
+
+
+#: A kept block scalar's trailing line breaks are its value: inserting after it changes it.
+KEPT_NOTE = (
+    "evaluator: reason\n"
+    "cases:\n"
+    "  - id: kept-note\n"
+    "    input: {fields: {title: true, source: true}, pass: true, reasons: []}\n"
+    "    note: |+\n"
+    "      kept\n"
+    "\n"
+)
+
+
+def test_an_edit_that_would_change_another_value_is_refused() -> None:
+    with pytest.raises(UpdateRefused, match="would not read back case 'kept-note' with its"):
+        rewrite(KEPT_NOTE.encode(), [Write(0, "kept-note", {"x": 1}, created=True)])
+
+
+def test_a_refused_file_fails_its_written_cases_saying_why(pytester: pytest.Pytester) -> None:
+    path = make(pytester, "review.rubric.yaml", KEPT_NOTE)
+    before = path.read_bytes()
+    result = run(pytester, "--rubric-update=new")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["review.rubric.yaml: nothing was written: the edited text would not read back*"]
+    )
+    result.stdout.fnmatch_lines(["reason: 1 case, 0 matched, 0 mismatched, 1 case error"])
+    assert path.read_bytes() == before
+
+
+# -- quoting: every written value reads back the same under every YAML reader --------
+
+TRICKY = [
+    "true",
+    "True",
+    "yes",
+    "No",
+    "on",
+    "OFF",
+    "y",
+    "n",
+    "null",
+    "~",
+    "",
+    "1:30",
+    "2024-01-02",
+    "0x1F",
+    "0o17",
+    "1e3",
+    "1_000",
+    ".inf",
+    ".nan",
+    "+1",
+    "# not a comment",
+    "*alias",
+    "&anchor",
+    "!tag",
+    "a: b",
+    "a #b",
+    " padded ",
+    "tab\there",
+    "bell\x07",
+    "line\nbreak",
+    "nel\x85",
+    "sep\u2028",
+    "- item",
+    "[x]",
+    "{x}",
+    "@at",
+    "`tick",
+    "%pct",
+    "|",
+    ">",
+    "?",
+    "'single'",
+    '"double"',
+    "back\\slash",
+    "<<",
+    "=",
+    "é",
+    "x" * 300 + " " + "y" * 300,
+    "missing-title",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY, ids=[repr(t)[:30] for t in TRICKY])
+def test_a_tricky_string_reads_back_as_the_same_string_everywhere(text: str) -> None:
+    answer = {"value": text, text: [text], "nested": {"list": [{"k": text}]}}
+    for template, write in templates(answer):
+        new = rewrite(template.encode(), [write])
+        assert_reads_back(new, write.index, answer)
+        if len(text) > 200:  # never folded
+            assert any(text.replace(" ", "") in line.replace(" ", "") for line in lines(new))
+
+
+def lines(data: bytes) -> list[str]:
+    return data.decode("utf-8-sig").splitlines()
+
+
+def test_a_plain_word_stays_plain_and_everything_else_is_double_quoted() -> None:
+    assert string("missing-title") == "missing-title"
+    assert string("yes") == '"yes"'
+    assert quoted('a\u2028b\x7f"\\') == '"a\\Lb\\x7f\\"\\\\"'
+
+
+def templates(answer: dict[str, Any]) -> list[tuple[str, Write]]:
+    """Case files where ``answer`` is created or rewritten, in block, flow and JSON styles."""
+    head = "evaluator: reason\ncases:\n"
+    block_missing = head + "  - id: a\n    input:\n      x: 1\n"
+    block_wrong = head + "  - id: a\n    input:\n      x: 1\n    expected:\n      value: 0\n"
+    flow_wrong = head + "  - id: a\n    input: {x: 1}\n    expected: {value: 0, nested: 1}\n"
+    json_missing = head + '  - {"id": "a", "input": {"x": 1}}\n'
+    json_wrong = head + '  - {"id": "a", "input": {"x": 1}, "expected": {"value": [0]}}\n'
+    same_keys = (
+        head
+        + "  - id: a\n    input: {x: 1}\n    expected:"
+        + ("".join(f"\n      {quoted(key)}: 0" for key in answer) if answer else " {}")
+    )
+    return [
+        (block_missing, Write(0, "a", answer, created=True)),
+        (block_wrong, Write(0, "a", answer, created=False)),
+        (flow_wrong, Write(0, "a", answer, created=False)),
+        (json_missing, Write(0, "a", answer, created=True)),
+        (json_wrong, Write(0, "a", answer, created=False)),
+        (same_keys, Write(0, "a", answer, created=False)),
+    ]
+
+
+def assert_reads_back(data: bytes, index: int, answer: Any) -> None:
+    strict = load(decode(data))
+    assert not strict.problems
+    assert json_equal(strict.value["cases"][index]["expected"], answer)
+    for loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        read = yaml.load(data.decode("utf-8-sig"), Loader=loader)
+        assert json_equal(read["cases"][index]["expected"], answer)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(answer=st.dictionaries(st.text(), JSON_VALUES, max_size=5))
+def test_any_json_answer_written_reads_back_equal_with_the_strict_loader_and_safe_load(
+    answer: dict[str, Any],
+) -> None:
+    for template, write in templates(answer):
+        assert_reads_back(rewrite(template.encode(), [write]), write.index, answer)
+
+
+def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
+    pytester: pytest.Pytester,
+) -> None:
+    example = Path(__file__).resolve().parent.parent / "example_project"
+    shutil.copytree(example, pytester.path / "example", dirs_exist_ok=True)
+    before = {
+        path: path.read_bytes() for path in (pytester.path / "example").rglob("*.rubric.y*ml")
+    }
+    run(pytester, "--rubric-update=all", str(pytester.path / "example"))
+    for path, data in before.items():
+        assert path.read_bytes() == data, path
