@@ -30,6 +30,7 @@ from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
+from pytest_rubric.state import discovery_of, wants_input_copy
 from pytest_rubric.updating import fillable, to_write
 
 if TYPE_CHECKING:
@@ -68,8 +69,6 @@ class RubricFile(pytest.File):
     """A ``*.rubric.yaml`` file: one item per case."""
 
     def collect(self) -> Iterator[RubricItem]:
-        from pytest_rubric.plugin import discovery_of, wants_input_copy
-
         # Messages name the file as typed, with any control character in its name escaped.
         display = escape_controls(display_path(self.config, self.path))
         case_file = load_case_file(self.path, display, root=self.config.rootpath)

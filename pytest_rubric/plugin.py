@@ -20,10 +20,9 @@ from pytest_rubric.loader import is_case_file
 from pytest_rubric.report import format_evaluators
 from pytest_rubric.results import register
 from pytest_rubric.schema import AnswerSchemaError, describe, project_schema, schema_path
+from pytest_rubric.state import discovery_key, discovery_of
 from pytest_rubric.updating import refuse_in_ci, update_mode
 from pytest_rubric.updating import register as register_update
-
-_discovery_key = pytest.StashKey[EvaluatorDiscovery]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -119,7 +118,7 @@ def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
     discovery = EvaluatorDiscovery(config.rootpath)
-    config.stash[_discovery_key] = discovery
+    config.stash[discovery_key] = discovery
     config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
     # Plugins, entry points and the conftests loaded so far are known now: a broken
     # one stops the run before collection (conftests found later fail their case files).
@@ -143,12 +142,3 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile
     if is_case_file(file_path):
         return RubricFile.from_parent(parent, path=file_path)
     return None
-
-
-def discovery_of(config: pytest.Config) -> EvaluatorDiscovery:
-    return config.stash[_discovery_key]
-
-
-def wants_input_copy(config: pytest.Config) -> bool:
-    """Whether records keep each case's input (only a report reads it)."""
-    return config.option.rubric_report is not None
