@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_rubric.compare import json_equal
 from pytest_rubric.jsonvalues import escape_controls, plain
 from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
@@ -106,6 +107,17 @@ def to_write(
         filled or (mode == "all" and result.outcome == MISMATCHED)
     ):
         return result, None
+    if not json_equal(plain(answer), answer):
+        # A lone surrogate or an integer past 4,300 digits: no YAML text (and no
+        # transport to a pytest-xdist controller) holds it as it is.
+        problem = (
+            "its answer cannot be written into the case file: it holds a lone surrogate or an "
+            "integer too long to write in decimal; write this case's expected by hand"
+        )
+        return (
+            dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(problem,)),
+            None,
+        )
     before = None if filled else plain(case.expected)
     written = dataclasses.replace(
         result, case=dataclasses.replace(case, expected=answer), outcome=MATCHED

@@ -22,8 +22,11 @@ _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*\Z")
 _RESERVED = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "null"})
 #: Characters that are written as escapes inside double quotes: controls, DEL,
 #: C1 controls (NEL is a line break to YAML), line and paragraph separators, BOM,
-#: lone surrogates, and the two characters double quotes must escape.
-_ESCAPE = re.compile('[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff"\\\\]')
+#: lone surrogates, the invisible direction marks and overrides (a case file must read as
+#: it is), and the two characters double quotes must escape.
+_ESCAPE = re.compile(
+    '[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"\\\\]'
+)
 _SHORT = {
     "\0": "\\0",
     "\a": "\\a",

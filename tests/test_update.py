@@ -713,3 +713,41 @@ def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
     run(pytester, "--rubric-update=all", str(pytester.path / "example"))
     for path, data in before.items():
         assert path.read_bytes() == data, path
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+@pytest.mark.parametrize("answer", ['"x\\ud800"', "10**5000"], ids=["lone-surrogate", "huge-int"])
+def test_an_answer_no_case_file_can_hold_is_a_case_error_never_a_lost_case(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, workers: list[str], answer: str
+) -> None:
+    for variable in (
+        "CI",
+        "GITHUB_ACTIONS",
+        "GITLAB_CI",
+        "BUILDKITE",
+        "TF_BUILD",
+        "JENKINS_URL",
+        "TEAMCITY_VERSION",
+    ):
+        monkeypatch.delenv(variable, raising=False)
+    pytester.makeconftest(
+        f"""
+from pytest_rubric import Evaluator, hookimpl
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator(name="odd", description="", evaluate=lambda data: {{"v": {answer}}})]
+"""
+    )
+    text = "evaluator: odd\ncases:\n  - id: one\n    input: {}\n    expected: {v: old}"
+    before = pytester.makefile(".rubric.yaml", a=text).read_bytes()
+    result = pytester.runpytest_subprocess(
+        *workers, "--rubric-update=all", "--rubric-report=r.json", "-p", "no:randomly"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=1)
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+    result.stdout.fnmatch_lines(["*its answer cannot be written into the case file*"])
+    assert (pytester.path / "a.rubric.yaml").read_bytes() == before
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert [record["outcome"] for record in report["cases"]] == ["case-error"]
