@@ -53,7 +53,7 @@ def parse(name: str, content: bytes, version: str) -> ShardReport:
     to merge; :class:`MergeRefused` when it is not one."""
     shown = _shown(name)
     try:
-        data = json.loads(content.decode("utf-8"))
+        data = json.loads(content.decode("utf-8-sig"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise MergeRefused(f"{shown} is not a pytest-rubric report: it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -63,6 +63,8 @@ def parse(name: str, content: bytes, version: str) -> ShardReport:
         ) from None
     except RecursionError:
         raise MergeRefused(f"{shown} is not a pytest-rubric report: nested too deeply") from None
+    except ValueError as exc:  # NaN or Infinity, which JSON does not have; an absurd integer
+        raise MergeRefused(f"{shown} is not a pytest-rubric report: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MergeRefused(
             f'{shown} is not a pytest-rubric report (it has no "format": "{FORMAT}"); '
@@ -238,12 +240,22 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
     for number, case in enumerate(cases):
         if not (
             isinstance(case, dict)
-            and all(isinstance(case.get(key), str) for key in ("nodeid", "file", "evaluator"))
-            and _is_int(case.get("index"))
+            and all(isinstance(case.get(key), str) for key in _TEXT_KEYS)
+            and all(_is_int(case.get(key)) for key in ("index", "line"))
+            and all(key in case for key in _KEYS)
             and case.get("outcome") in OUTCOMES
         ):
             return f"cases[{number}] is not a case record"
     return None
+
+
+#: What every case record of a report has (the schema's required keys).
+_TEXT_KEYS = ("nodeid", "case", "file", "evaluator")
+_KEYS = ("expected", "differingKeys", "evidence", "problems", "duration")
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"it holds {name}, which JSON does not have")
 
 
 def _is_int(value: object) -> bool:

@@ -21,6 +21,8 @@ from pytest_rubric.jsonreport import schema
 from pytest_rubric.merge import combined_exit_status
 from pytest_rubric.results import shard_of
 
+#: Marks a made input that is JSON text already, to be written as it is.
+RAW = "raw:"
 EXAMPLE = Path(__file__).parent.parent / "example_project"
 SHARDS = ("s1.json", "s2.json", "s3.json")
 EXTRA_CASE = (
@@ -220,6 +222,18 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
         'merge refused: tampered.json is not a complete pytest-rubric report: "suite.digest" '
         'does not match "suite.nodeids"',
     ),
+    "a-duration-that-is-not-json": (
+        ["s1.json", "nan.json", "s3.json"],
+        {"nan.json": lambda report: _with_nan_duration(report)},
+        "merge refused: nan.json is not a pytest-rubric report: it holds NaN, which JSON does "
+        "not have",
+    ),
+    "a-record-without-its-keys": (
+        ["s1.json", "bare.json", "s3.json"],
+        {"bare.json": lambda report: _without_case_keys(report)},
+        "merge refused: bare.json is not a complete pytest-rubric report: cases[0] is not a "
+        "case record",
+    ),
     "a-missing-input-file": (
         ["s1.json", "s4.json"],
         {},
@@ -238,6 +252,16 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
 }
 
 
+def _with_nan_duration(report: dict[str, Any]) -> str:
+    report["cases"][0]["duration"] = float("nan")
+    return RAW + json.dumps(report)
+
+
+def _without_case_keys(report: dict[str, Any]) -> dict[str, Any]:
+    del report["cases"][0]["case"]
+    return report
+
+
 @pytest.mark.parametrize("kind", list(REFUSALS))
 def test_the_merge_refuses_in_one_line_and_leaves_its_inputs_alone(
     runs: Runs, tmp_path: Path, kind: str
@@ -248,7 +272,11 @@ def test_the_merge_refuses_in_one_line_and_leaves_its_inputs_alone(
     (tmp_path / "example_project").mkdir()
     for name, content in written.items():
         if callable(content):
-            content = json.dumps(content(runs.report("s2.json"))).encode()
+            made = content(runs.report("s2.json"))
+            if isinstance(made, str) and made.startswith(RAW):
+                content = made[len(RAW) :].encode()  # already JSON text (with NaN in it)
+            else:
+                content = json.dumps(made).encode()
         (tmp_path / name).write_bytes(content)
     before = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
     result = rubric("merge", "-o", "merged.json", *inputs, cwd=tmp_path)
