@@ -174,7 +174,8 @@ class UpdateRun:
         for payload in self.run.cases.values():
             write = payload.get("write")
             if write is not None and payload["record"]["outcome"] == MATCHED:
-                by_path.setdefault(write["path"], []).append(payload)
+                # One file reached through a symlink and directly is one file to write.
+                by_path.setdefault(os.path.realpath(write["path"]), []).append(payload)
             else:
                 payload.pop("write", None)
                 payload["record"].pop("update", None)
@@ -195,7 +196,14 @@ class UpdateRun:
     def _write_file(self, path: Path, payloads: list[Payload]) -> _FileResult:
         display = escape_controls(_display(self.config, path))
         result = _FileResult(display)
-        pending = [payload["write"] for payload in payloads if "write" in payload]
+        # The same case collected twice (through a symlink too) is written once.
+        pending = list(
+            {
+                payload["write"]["index"]: payload["write"]
+                for payload in payloads
+                if "write" in payload
+            }.values()
+        )
         digests = {write["digest"] for write in pending}
         writes = sorted(
             (

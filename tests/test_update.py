@@ -751,3 +751,22 @@ def rubric_evaluators():
     assert (pytester.path / "a.rubric.yaml").read_bytes() == before
     report = json.loads((pytester.path / "r.json").read_text())
     assert [record["outcome"] for record in report["cases"]] == ["case-error"]
+
+
+def test_a_case_file_collected_through_a_symlink_and_directly_is_written_once(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    real = pytester.mkdir("real")
+    (real / "a.rubric.yaml").write_text(
+        "evaluator: reason\ncases:\n  - id: one\n"
+        "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n"
+    )
+    pytester.mkdir("cases")
+    (pytester.path / "cases" / "link.rubric.yaml").symlink_to("../real/a.rubric.yaml")
+    result = pytester.runpytest("--rubric-update=new", "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["1 expected answer written, 1 created, in 1 file"])
+    result.stdout.no_fnmatch_line("*changed on disk*")
+    pytester.runpytest().assert_outcomes(passed=2)
