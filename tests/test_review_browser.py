@@ -191,13 +191,14 @@ def test_ten_thousand_disagreements_open_within_seconds_and_page(
     seconds = _open(browser, tmp_path, _report(_ledger("big", rows, bothPass=5)))
     assert seconds < 5, f"the page took {seconds:.1f}s to open"
     assert len(_rows(browser)) == PAGE_ROWS
-    start = time.perf_counter()
-    browser.find_element(By.CSS_SELECTOR, "button.next").click()
+    # Each click re-renders synchronously: time it inside the page, not over WebDriver
+    # round trips, which a loaded CI machine makes slow.
+    click = "const t = performance.now(); document.querySelector(arguments[0]).click(); return performance.now() - t;"
+    assert browser.execute_script(click, "button.next") < 1000
     assert _rows(browser)[0].text.startswith(f"{PAGE_ROWS + 1} case-{PAGE_ROWS + 1:05d}")
-    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="bOnly"]').click()
+    assert browser.execute_script(click, 'td[data-cell="bOnly"]') < 1000
     assert len(_rows(browser)) == PAGE_ROWS
     assert "5000 recorded" in browser.find_element(By.CLASS_NAME, "status").text
-    assert time.perf_counter() - start < 2
 
 
 def test_the_packaged_browser_is_used_never_a_downloaded_one() -> None:
