@@ -16,6 +16,7 @@ from pytest_rubric.evaluators.agreement import (
     IDENTITY_ERROR,
     LABEL_ERROR,
     judge_agreement,
+    review_rows,
     tally_rows,
 )
 from pytest_rubric.evaluators.reason import (
@@ -174,6 +175,7 @@ AGREEMENT = Evaluator(
     stream=tally_rows,
     judge=judge_agreement,
     summary=Summary("agreement ledgers", ledger_line),
+    review=review_rows,
     answer_schema=AGREEMENT_ANSWERS,
 )
 

@@ -15,7 +15,13 @@ from typing import NoReturn
 
 from pytest_rubric import __version__
 from pytest_rubric.errors import ReportWriteError
-from pytest_rubric.jsonreport import COUNT_NAMES, path_problem, write_atomically
+from pytest_rubric.htmlpage import review_page
+from pytest_rubric.jsonreport import (
+    COUNT_NAMES,
+    path_problem,
+    write_atomically,
+    write_text_atomically,
+)
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.merge import MergeRefused, ShardReport, merge, parse
 
@@ -60,6 +66,19 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         help="where to write the merged report (atomically)",
     )
     joining.add_argument("reports", nargs="+", metavar="REPORT", help="a shard's report")
+    paging = commands.add_parser(
+        "html",
+        help="write the review page (agreement ledgers, their disagreement rows, mismatches "
+        "and case errors) of one report, or of shard reports merged as merge does",
+        description="Write one self-contained HTML page for reviewing a report: every "
+        "agreement ledger's matrix, agreement over total and disagreement rows, and every "
+        "mismatch and case error. Several reports are merged first, as the merge command "
+        "merges them (and refused as it refuses). The inputs are only read.",
+    )
+    paging.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="where to write the page (atomically)"
+    )
+    paging.add_argument("reports", nargs="+", metavar="REPORT", help="a report (or a shard's)")
     return parser
 
 
@@ -68,6 +87,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
     parser = build_parser(prog)
     try:
         arguments = parser.parse_args(argv)
+        if arguments.command == "html":
+            return _html(arguments.output, arguments.reports, prog)
         return _merge(arguments.output, arguments.reports, prog)
     except _Stop as exc:
         return _fail(prog, str(exc))
@@ -75,6 +96,44 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         return _fail(prog, "interrupted")
     except Exception as exc:  # a bug of ours: still one line, never a traceback
         return _fail(prog, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _html(output: str, names: list[str], prog: str) -> int:
+    problem = path_problem(output, "-o", "rubric-review.html")
+    if problem is not None:
+        raise _Stop(problem)
+    reports = _reports(output, names)
+    try:
+        data = reports[0].data if len(reports) == 1 else merge(reports, __version__)
+        write_text_atomically(Path(output), review_page(data), what="the review page")
+    except MergeRefused as exc:
+        raise _Stop(f"merge refused: {exc}") from None
+    except ReportWriteError as exc:
+        raise _Stop(str(exc)) from None
+    noun = "report" if len(reports) == 1 else "reports"
+    cases = data.get("cases")
+    count = len(cases) if isinstance(cases, list) else 0
+    print(f"{prog} html: {len(reports)} {noun}, {count} cases -> {escape_controls(output)}")
+    return 0
+
+
+def _reports(output: str, names: list[str]) -> list[ShardReport]:
+    """The reports named, read and checked; none of them may be ``output``."""
+    target = os.path.realpath(output)
+    seen: dict[str, str] = {}
+    reports: list[ShardReport] = []
+    for name in names:
+        real = os.path.realpath(name)
+        if real == target:
+            raise _Stop(f"-o {output} is the input {name}; write to another path")
+        if real in seen:
+            raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
+        seen[real] = name
+        try:
+            reports.append(parse(name, _read(name), __version__))
+        except MergeRefused as exc:
+            raise _Stop(f"not a report to show: {exc}") from None
+    return reports
 
 
 def _merge(output: str, names: list[str], prog: str) -> int:

@@ -30,7 +30,7 @@ from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
-from pytest_rubric.state import discovery_of, wants_input_copy
+from pytest_rubric.state import discovery_of, review_limit, wants_input_copy
 from pytest_rubric.updating import fillable, to_write
 
 if TYPE_CHECKING:
@@ -153,6 +153,8 @@ class RubricItem(pytest.Item):
             path=self.display,
             source=self.source,
             keep_input=self.keep_input,
+            review_limit=review_limit(self.config),
+            review_at=root_path(self.config, case.input_file or self.path),
         )
         result, self.update = to_write(case, result, mode, filled=filled)
         self.result = result

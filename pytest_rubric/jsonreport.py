@@ -14,18 +14,20 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.outcome import OUTCOMES
 from pytest_rubric.records import CaseRecord, ShardRecord, SuiteRecord, counts, in_file_order
 
 FORMAT = "pytest-rubric-report"
-VERSION = 3
+VERSION = 4
 SCHEMA_FILE = "report.schema.json"
+#: How many rows to review (disagreements) a report keeps per ledger unless told.
+DEFAULT_REVIEW_ROWS = 1000
 #: The report's count names, by outcome.
 COUNT_NAMES = {
     "matched": "matched",
@@ -50,6 +52,27 @@ def report_path(value: str) -> str:
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return value
+
+
+def html_path(value: str) -> str:
+    """``--rubric-html``'s ``type=``: a path that can be written, checked before any case runs."""
+    problem = path_problem(value, "--rubric-html", "rubric-review.html")
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def review_rows(value: str) -> int:
+    """``--rubric-review-rows``'s ``type=``: a count, 0 or more."""
+    try:
+        count = int(value)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a count of rows; give a whole number, 0 or more, e.g. 1000"
+        )
+    return count
 
 
 def path_problem(value: str, option: str, example: str) -> str | None:
@@ -122,6 +145,20 @@ def write_atomically(path: Path, data: dict[str, Any], *, what: str = "the rubri
     Raises :class:`ReportWriteError` with a one-line reason naming ``what`` was not
     written; nothing is left behind.
     """
+    _write(path, what, lambda stream: _dump(data, stream))
+
+
+def write_text_atomically(path: Path, text: str, *, what: str) -> None:
+    """Write ``text`` to ``path`` as :func:`write_atomically` writes JSON."""
+    _write(path, what, lambda stream: stream.write(text))
+
+
+def _dump(data: dict[str, Any], stream: TextIO) -> None:
+    json.dump(data, stream, ensure_ascii=False, indent=1)
+    stream.write("\n")
+
+
+def _write(path: Path, what: str, fill: Callable[[TextIO], object]) -> None:
     target = Path(os.path.realpath(path))
     temporary: str | None = None
     try:
@@ -130,8 +167,7 @@ def write_atomically(path: Path, data: dict[str, Any], *, what: str = "the rubri
             prefix=".rubric-report-", suffix=".tmp", dir=target.parent
         )
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(data, stream, ensure_ascii=False, indent=1)
-            stream.write("\n")
+            fill(stream)
             stream.flush()
             os.fsync(stream.fileno())
         if os.path.exists(target) and not os.path.isfile(target):

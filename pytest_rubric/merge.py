@@ -207,7 +207,7 @@ def _value(value: object) -> str:
 
 
 def _shape_problem(data: Mapping[str, Any]) -> str | None:
-    """What keeps ``data`` from being merged, or ``None``; a version-3 report as
+    """What keeps ``data`` from being merged, or ``None``; a version-4 report as
     pytest-rubric writes it always passes."""
     if not _is_int(data.get("exitStatus")):
         return '"exitStatus" is not an integer'

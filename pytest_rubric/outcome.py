@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pytest_rubric.compare import differences
 from pytest_rubric.jsonvalues import JSON
@@ -26,13 +26,22 @@ MISMATCHED: Outcome = "mismatched"
 CASE_ERROR: Outcome = "case-error"
 
 
+class ReviewRecord(TypedDict):
+    """The rows of a ledger a person should review (an evaluator's ``review``), at most
+    as many as the run keeps, in ledger order, and how many more there were."""
+
+    rows: list[JSON]
+    more: int
+
+
 @dataclass(frozen=True, slots=True)
 class CaseOutcome:
     """One case's result, as :func:`pytest_rubric.runner.run_case` gives it.
 
     ``actual`` is the evaluator's answer (plain JSON types) and is meaningful
     only when ``evaluated``. ``given_input`` is the case's input as written,
-    copied before the evaluator saw it, when a report asked for it.
+    copied before the evaluator saw it, when a report asked for it. ``review``
+    holds the rows the evaluator's ``review`` picked, when a report asked for them.
     """
 
     case: Case
@@ -44,6 +53,7 @@ class CaseOutcome:
     evidence: Evidence | None = None
     problems: tuple[str, ...] = ()
     given_input: JSON = None
+    review: ReviewRecord | None = None
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated:

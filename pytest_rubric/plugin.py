@@ -15,7 +15,13 @@ import pytest
 from pytest_rubric.discovery import EvaluatorDiscovery
 from pytest_rubric.errors import RegistrationError, ReportWriteError
 from pytest_rubric.items import RubricFile
-from pytest_rubric.jsonreport import report_path, write_atomically
+from pytest_rubric.jsonreport import (
+    DEFAULT_REVIEW_ROWS,
+    html_path,
+    report_path,
+    review_rows,
+    write_atomically,
+)
 from pytest_rubric.loader import is_case_file
 from pytest_rubric.report import format_evaluators
 from pytest_rubric.results import register
@@ -43,6 +49,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=report_path,
         help="write a JSON report with a record per rubric case (input, expected, actual, "
         "evidence) to PATH",
+    )
+    group.addoption(
+        "--rubric-html",
+        action="store",
+        dest="rubric_html",
+        metavar="PATH",
+        default=None,
+        type=html_path,
+        help="write a review page (one self-contained HTML file: agreement ledgers with their "
+        "disagreement rows, mismatches and case errors) to PATH at the end of the run",
+    )
+    group.addoption(
+        "--rubric-review-rows",
+        action="store",
+        dest="rubric_review_rows",
+        metavar="N",
+        default=DEFAULT_REVIEW_ROWS,
+        type=review_rows,
+        help=f"keep at most N rows to review per ledger (its disagreements) in --rubric-report "
+        f"and --rubric-html, counting the rest (default {DEFAULT_REVIEW_ROWS})",
     )
     group.addoption(
         "--rubric-schema",

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Literal, TypedDict
 
 from pytest_rubric.jsonvalues import JSON, escape_controls, plain
-from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome
+from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
 
 class EvidenceRecord(TypedDict):
@@ -46,6 +46,7 @@ class CaseRecord(_RecordKeys, total=False):
     reason: str
     duration: float
     update: UpdateRecord
+    review: ReviewRecord
 
 
 class UpdateRecord(TypedDict):
@@ -154,6 +155,8 @@ def record_of(
             else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
         )
         record["problems"] = [_text(problem) or "" for problem in outcome.problems]
+        if outcome.review is not None:
+            record["review"] = outcome.review
     return record
 
 

@@ -56,6 +56,11 @@ class Evaluator:
     ``judge``, when given, returns the answer and its evidence in one call, and
     is used instead of ``evaluate`` and ``explain`` when a case runs.
     ``summary``, when given, says how answers are shown in the rubric summary.
+    ``review``, when given, picks the rows a person should review (``agreement``:
+    its disagreements) for ``--rubric-report`` and ``--rubric-html``: it takes the
+    ledger (``{"rows": ...}``, rows possibly streamed from a file) and a function
+    naming row N's place as ``file:line``, and yields one JSON mapping per row, in
+    ledger order. It is called only when the answer rests on a valid input.
     ``answer_schema``, when given, is a self-contained JSON Schema (draft 2020-12,
     plain JSON values) matching every answer the evaluator can give;
     ``pytest --rubric-schema`` applies it to each case's ``expected``, so editors
@@ -74,6 +79,7 @@ class Evaluator:
     stream: Callable[[Iterable[Any], Callable[[int], str]], tuple[Any, Evidence]] | None = None
     judge: Callable[[Mapping[str, Any]], tuple[Any, Evidence | None]] | None = None
     summary: Summary | None = None
+    review: Callable[[Mapping[str, Any], Callable[[int], str]], Iterable[Any]] | None = None
     answer_schema: Mapping[str, Any] | None = None
 
 

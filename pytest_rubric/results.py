@@ -18,8 +18,9 @@ import pytest
 
 from pytest_rubric import __version__
 from pytest_rubric.errors import ReportWriteError
+from pytest_rubric.htmlpage import review_page
 from pytest_rubric.items import REPORT_DOMAIN, RubricItem
-from pytest_rubric.jsonreport import document, write_atomically
+from pytest_rubric.jsonreport import document, write_atomically, write_text_atomically
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.outcome import CASE_ERROR
 from pytest_rubric.payloads import lost, payload_of, unrecorded
@@ -30,6 +31,7 @@ from pytest_rubric.records import (
     stopped,
     suite_record,
 )
+from pytest_rubric.state import wants_input_copy
 from pytest_rubric.summary import summary_lines
 
 #: The key of the suite a pytest-xdist worker collected, in its ``workeroutput``.
@@ -97,7 +99,7 @@ class RubricRun:
         report = yield
         if isinstance(item, RubricItem):
             try:
-                payload = payload_of(item, report, full=self.report_path is not None)
+                payload = payload_of(item, report, full=wants_input_copy(self.config))
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
@@ -135,7 +137,8 @@ class RubricRun:
         self.cases[report.nodeid] = payload
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.report_path is None or self.is_worker:
+        html_path: str | None = self.config.option.rubric_html
+        if (self.report_path is None and html_path is None) or self.is_worker:
             return
         options = self.config.option
         if options.collectonly or options.rubric_evaluators:
@@ -148,13 +151,31 @@ class RubricRun:
                 suite=self.suite,
                 shard=shard_of(self.config.getoption),
             )
-            write_atomically(Path(self.report_path), data)
-        except ReportWriteError as exc:
-            self.write_error = str(exc)
         except Exception as exc:
-            self.write_error = f"the rubric report was not written: {type(exc).__name__}: {exc}"
+            self.write_error = f"the rubric report was not made: {type(exc).__name__}: {exc}"
+            data = None
+        if data is not None and self.report_path is not None:
+            path = Path(self.report_path)
+            self._write("the rubric report", lambda: write_atomically(path, data))
+        if data is not None and html_path is not None:
+            self._write(
+                "the rubric review page",
+                lambda: write_text_atomically(
+                    Path(html_path), review_page(data), what="the rubric review page"
+                ),
+            )
         if self.write_error is not None and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write(self, what: str, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except ReportWriteError as exc:
+            self.write_error = self.write_error or str(exc)
+        except Exception as exc:
+            self.write_error = self.write_error or (
+                f"{what} was not written: {type(exc).__name__}: {exc}"
+            )
 
     # -- the terminal ---------------------------------------------------------
 

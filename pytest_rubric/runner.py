@@ -29,7 +29,7 @@ from pytest_rubric.jsonvalues import (
 )
 from pytest_rubric.ledgers import RowReader, read_json
 from pytest_rubric.loader import Case
-from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 from pytest_rubric.registry import Evaluator, Evidence
 
 #: Frames from these folders are never shown in an evaluator's traceback.
@@ -47,13 +47,23 @@ class _EvaluatorFailed(Exception):
 
 
 def run_case(
-    case: Case, evaluator: Evaluator, *, path: str, source: str, keep_input: bool = False
+    case: Case,
+    evaluator: Evaluator,
+    *,
+    path: str,
+    source: str,
+    keep_input: bool = False,
+    review_limit: int = 0,
+    review_at: str = "",
 ) -> CaseOutcome:
     """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
 
     ``path`` names the case file in messages; ``source`` says where the evaluator
     was registered. With ``keep_input``, the input as written is copied into
-    the outcome before the evaluator runs (an evaluator may mutate it).
+    the outcome before the evaluator runs (an evaluator may mutate it). With a
+    ``review_limit``, an evaluator with ``review`` has the first that many rows to
+    review of a valid input kept, and the rest counted; ``review_at`` names the file
+    holding the rows (relative to rootdir), for their ``file:line``.
     """
     name = evaluator.name
     if case.problems:
@@ -75,6 +85,18 @@ def run_case(
             f"that could not be read:\n{evaluator_traceback(exc)}"
         )
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+    review = None
+    valid = evidence is None or evidence.problem is None
+    if review_limit > 0 and evaluator.review is not None and valid:
+        try:
+            review = _review(case, evaluator, source, review_limit, review_at)
+        except RubricInputError as exc:
+            problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
+            return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+        except _EvaluatorFailed as exc:
+            return CaseOutcome(
+                case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given
+            )
     matched = json_equal(case.expected, answer)
     return CaseOutcome(
         case,
@@ -85,7 +107,54 @@ def run_case(
         actual=answer,
         evidence=evidence,
         given_input=given,
+        review=review,
     )
+
+
+def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> ReviewRecord:
+    """The first ``limit`` rows ``evaluator.review`` picks, and the count of the rest.
+
+    A second pass over the rows, taken only when a report asks for them; a ledger
+    file is streamed again, never held whole.
+    """
+    review = evaluator.review
+    assert review is not None
+    call = _Caller(evaluator, source)
+    if case.input_file is None:
+        ledger: Any = copied(case.input)
+
+        def where(index: int) -> str:
+            return f"{at}:{case.line}"
+    elif case.input_format == ".json":
+        ledger = read_json(case.input_file, case.input_file_display)
+
+        def where(index: int) -> str:
+            return at
+    else:
+        reader = RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
+        ledger = {"rows": reader}
+
+        def where(index: int) -> str:
+            return f"{at}:{reader.line}"
+
+    rows: list[JSON] = []
+    more = 0
+
+    def pick() -> None:
+        nonlocal more
+        for row in review(ledger, where):
+            if len(rows) < limit:
+                shown = normalised(row) if json_problem(row) is None else None
+                if not isinstance(shown, dict):
+                    raise _EvaluatorFailed(
+                        f"{call.who}: review yielded {_what(row)}; yield JSON mappings"
+                    )
+                rows.append(plain(shown))
+            else:
+                more += 1
+
+    call("review", pick)
+    return {"rows": rows, "more": more}
 
 
 def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Evidence | None]:
@@ -125,7 +194,7 @@ class _Caller:
     def __call__(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
         try:
             return function(*args)
-        except (RubricInputError, KeyboardInterrupt):
+        except (RubricInputError, _EvaluatorFailed, KeyboardInterrupt):
             raise
         except BaseException as exc:  # SystemExit and pytest's outcomes too: one case fails
             raise _EvaluatorFailed(

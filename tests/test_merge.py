@@ -135,7 +135,7 @@ def test_each_shard_report_records_the_whole_suite_and_which_group_it_ran(runs: 
     for group, name in enumerate(SHARDS, start=1):
         shard = runs.report(name)
         validate(shard)
-        assert shard["version"] == 3
+        assert shard["version"] == 4
         assert shard["suite"] == {**whole["suite"], "selected": len(shard["cases"])}
         assert shard["shard"] == {"plugin": "pytest-split", "group": group, "splits": 3}
         reported += [case["nodeid"] for case in shard["cases"]]
@@ -189,7 +189,7 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
         ["s1.json", "old.json", "s3.json"],
         {"old.json": edit("version", 2)},
         "merge refused: old.json is a version 2 report; this pytest-rubric (*) merges "
-        "version 3: rerun that shard with pytest-rubric *",
+        "version 4: rerun that shard with pytest-rubric *",
     ),
     "another-plugin-version": (
         ["s1.json", "other.json", "s3.json"],

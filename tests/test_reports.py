@@ -106,7 +106,7 @@ def test_the_json_report_has_a_valid_record_per_case(pytester: pytest.Pytester) 
     pytester.runpytest("--rubric-report=report.json").assert_outcomes(passed=3, failed=3)
     report = json.loads((pytester.path / "report.json").read_text())
     validate(report)
-    assert (report["format"], report["version"]) == ("pytest-rubric-report", 3)
+    assert (report["format"], report["version"]) == ("pytest-rubric-report", 4)
     assert report["exitStatus"] == 1
     assert report["shard"] is None
     assert report["suite"]["collected"] == report["suite"]["selected"] == 6

@@ -11,7 +11,7 @@ needs memory for its distinct IDs only, never for the parsed ledger.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from pytest_rubric.errors import RubricInputError
@@ -128,6 +128,33 @@ def tally_rows(
         }
     )
     return answer, evidence
+
+
+def review_rows(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Iterator[dict[str, Any]]:
+    """The disagreement rows of a valid ledger, in row order, for people to review.
+
+    Each is ``{"id", "a", "b", "side", "where", "fields"}``: ``side`` is ``aOnly``
+    or ``bOnly``, ``where`` the row's ``file:line`` as ``where(index)`` names it, and
+    ``fields`` whatever else the row carries (a headline, a URL, a grader note).
+    Rows are read one at a time, so a streamed ledger is never held whole.
+    """
+    rows = ledger.get("rows") if isinstance(ledger, Mapping) else None
+    if rows is None or isinstance(rows, (str, bytes, Mapping)):
+        return
+    for index, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            continue
+        a, b = row.get("a"), row.get("b")
+        if type(a) is not bool or type(b) is not bool or a == b:
+            continue
+        yield {
+            "id": row.get("id"),
+            "a": a,
+            "b": b,
+            "side": "aOnly" if a else "bOnly",
+            "where": where(index),
+            "fields": {key: value for key, value in row.items() if key not in ("id", "a", "b")},
+        }
 
 
 def _row_name(index: int) -> str:

@@ -1,0 +1,193 @@
+"""Rows to review: each ledger's disagreement rows in ``--rubric-report`` (bounded), and the
+review page that ``--rubric-html`` and ``python -m pytest_rubric html`` write from them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from pytest_rubric.htmlpage import embedded_json, page_data, review_page
+from pytest_rubric.jsonreport import schema
+
+LEDGERS = """\
+evaluator: agreement
+cases:
+  - id: inline
+    input:
+      rows:
+        - {id: A, a: true, b: false, headline: "<b>bold</b>", note: first}
+        - {id: B, a: true, b: true}
+        - {id: "A ", a: false, b: true, url: "https://example.test/x"}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 1}, agreement: 1, total: 3, disagreements: [A, "A "]}
+  - id: from-file
+    input_file: week.jsonl
+    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 3, bOnly: 2}, agreement: 0, total: 5, disagreements: [r1, r2, r3, r4, r5]}
+  - id: broken
+    input: {rows: [{id: A, a: "yes", b: true}]}
+    expected: {error: review-label}
+"""
+WEEK = "".join(
+    json.dumps({"id": f"r{n}", "a": n % 2 == 1, "b": n % 2 == 0, "note": f"n{n}"}) + "\n"
+    for n in range(1, 6)
+)
+
+
+def _project(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", ledgers=LEDGERS)
+    pytester.path.joinpath("week.jsonl").write_text(WEEK, encoding="utf-8")
+
+
+def _report(pytester: pytest.Pytester, *args: str) -> dict[str, Any]:
+    pytester.runpytest("--rubric-report=report.json", *args).assert_outcomes(passed=3)
+    report: dict[str, Any] = json.loads(pytester.path.joinpath("report.json").read_text())
+    jsonschema.validate(report, schema())
+    return report
+
+
+def test_a_report_keeps_each_ledgers_disagreement_rows_with_their_place(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester)
+    by_id = {case["case"]: case for case in _report(pytester)["cases"]}
+    assert by_id["inline"]["review"] == {
+        "rows": [
+            {
+                "id": "A",
+                "a": True,
+                "b": False,
+                "side": "aOnly",
+                "where": "ledgers.rubric.yaml:3",
+                "fields": {"headline": "<b>bold</b>", "note": "first"},
+            },
+            {
+                "id": "A ",
+                "a": False,
+                "b": True,
+                "side": "bOnly",
+                "where": "ledgers.rubric.yaml:3",
+                "fields": {"url": "https://example.test/x"},
+            },
+        ],
+        "more": 0,
+    }
+    rows = by_id["from-file"]["review"]["rows"]
+    assert [(row["id"], row["side"], row["where"]) for row in rows] == [
+        (f"r{n}", "aOnly" if n % 2 else "bOnly", f"week.jsonl:{n}") for n in range(1, 6)
+    ]
+    assert rows[0]["fields"] == {"note": "n1"}
+    assert "review" not in by_id["broken"]  # an invalid ledger has nothing to review
+
+
+def test_review_rows_are_bounded_per_ledger_and_the_rest_counted(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester)
+    by_id = {case["case"]: case for case in _report(pytester, "--rubric-review-rows=2")["cases"]}
+    assert [row["id"] for row in by_id["from-file"]["review"]["rows"]] == ["r1", "r2"]
+    assert by_id["from-file"]["review"]["more"] == 3
+    assert by_id["inline"]["review"]["more"] == 0
+
+
+def test_a_review_row_count_that_is_not_a_count_is_a_usage_error(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester)
+    result = pytester.runpytest("--rubric-review-rows=-1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*'-1' is not a count of rows; give a whole number, 0 or more*"])
+
+
+def test_rubric_html_writes_the_page_at_the_end_of_a_run_under_xdist_too(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester)
+    pytester.runpytest("-n", "2", "--rubric-html=out/review.html").assert_outcomes(passed=3)
+    page = pytester.path.joinpath("out", "review.html").read_text(encoding="utf-8")
+    data = _embedded(page)
+    assert [ledger["case"] for ledger in data["ledgers"]] == ["inline", "from-file"]
+    assert [passed["case"] for passed in data["passed"]] == ["inline", "from-file", "broken"]
+    assert not pytester.path.joinpath("report.json").exists()
+
+
+def test_the_html_command_writes_a_page_from_one_report(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    _report(pytester)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_rubric", "html", "report.json", "-o", "page.html"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("html: 1 report, 3 cases -> page.html")
+    assert _embedded(pytester.path.joinpath("page.html").read_text(encoding="utf-8"))["ledgers"]
+
+
+def test_the_html_command_refuses_a_file_that_is_not_a_report(tmp_path: Path) -> None:
+    tmp_path.joinpath("junk.json").write_text('{"format": "other"}', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_rubric", "html", "junk.json", "-o", "page.html"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "not a report to show" in result.stderr
+    assert not tmp_path.joinpath("page.html").exists()
+
+
+HOSTILE = "</script><script>alert(1)</script>&amp;\u2028\u2029<!--"
+
+
+def test_embedded_json_cannot_end_its_script_element_or_break_a_line() -> None:
+    text = embedded_json({"id": HOSTILE})
+    assert not set("<>&\u2028\u2029") & set(text)
+    assert json.loads(text) == {"id": HOSTILE}
+
+
+def test_data_reaches_the_page_only_inside_its_json_element() -> None:
+    report = {
+        "cases": [
+            {
+                "case": HOSTILE,
+                "file": "x.rubric.yaml",
+                "line": 1,
+                "evaluator": "agreement",
+                "outcome": "mismatched",
+                "expected": {"total": 2},
+                "actual": {"matrix": {}, "agreement": 0, "total": 1, "disagreements": []},
+                "review": {"rows": [{"id": HOSTILE, "side": "aOnly"}], "more": 0},
+                "evidence": None,
+                "problems": [],
+            }
+        ]
+    }
+    page = review_page(report)
+    assert page.count("<script") == 2  # the data element and the page's own script
+    assert "alert(1)" not in page.replace(embedded_json(page_data(report)), "")
+    assert 'src="http' not in page
+    assert "href=" not in page
+    data = _embedded(page)
+    assert data["problems"][0]["differing"] == [
+        {"key": "total", "expected": 2, "actual": 1},
+        {"key": "matrix", "actual": {}},
+        {"key": "agreement", "actual": 0},
+        {"key": "disagreements", "actual": []},
+    ]
+
+
+def _embedded(page: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="rubric-data">(.*?)</script>', page)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data

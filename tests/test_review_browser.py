@@ -1,0 +1,205 @@
+"""The review page in a real browser: Debian's Chromium, headless, driven by Selenium through
+the packaged chromedriver (never a downloaded one). Skips, saying why, where they are missing;
+``.ci/run`` installs them, so CI never skips."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_rubric.htmlpage import PAGE_ROWS, review_page
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+)
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} missing: apt-get install -y chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_window_size(1280, 900)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _open(browser: Any, tmp_path: Path, report: dict[str, Any]) -> float:
+    """Write ``report``'s page to disk, open it from there; seconds until it is ready."""
+    page = tmp_path / "review.html"
+    page.write_text(review_page(report), encoding="utf-8")
+    start = time.perf_counter()
+    browser.get(page.as_uri())
+    WebDriverWait(browser, 30).until(
+        lambda driver: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+    )
+    return time.perf_counter() - start
+
+
+def _ledger(case: str, rows: list[dict[str, Any]], **counts: int) -> dict[str, Any]:
+    a_only = sum(row["side"] == "aOnly" for row in rows)
+    matrix = {"bothPass": 0, "bothFail": 0, "aOnly": a_only, "bOnly": len(rows) - a_only}
+    matrix.update(counts)
+    total = sum(matrix.values())
+    return {
+        "nodeid": f"ledgers.rubric.yaml::{case}",
+        "case": case,
+        "file": "ledgers.rubric.yaml",
+        "line": 3,
+        "index": 0,
+        "evaluator": "agreement",
+        "outcome": "matched",
+        "actual": {
+            "matrix": matrix,
+            "agreement": matrix["bothPass"] + matrix["bothFail"],
+            "total": total,
+            "disagreements": [row["id"] for row in rows],
+        },
+        "review": {"rows": rows, "more": 0},
+    }
+
+
+def _row(case_id: str, side: str, line: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": case_id,
+        "a": side == "aOnly",
+        "b": side == "bOnly",
+        "side": side,
+        "where": f"ledgers/week.jsonl:{line}",
+        "fields": fields,
+    }
+
+
+HOSTILE_IDS = ("<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "A", "A ")
+
+
+def _report(*cases: dict[str, Any]) -> dict[str, Any]:
+    return {"pytestRubric": "test", "summary": {"cases": len(cases)}, "cases": list(cases)}
+
+
+def _rows(browser: Any) -> list[Any]:
+    return list(browser.find_elements(By.CSS_SELECTOR, "tr.review-row"))
+
+
+def test_the_page_opens_from_disk_with_the_matrix_and_the_rows(
+    browser: Any, tmp_path: Path
+) -> None:
+    rows = [
+        _row("hl-402", "aOnly", 2, headline="Council vote", note="judge missed the source"),
+        _row("hl-405", "bOnly", 5, url="https://example.test/405"),
+    ]
+    _open(browser, tmp_path, _report(_ledger("week-48", rows, bothPass=4, bothFail=2)))
+    cells = {
+        cell.get_attribute("data-cell"): cell.text
+        for cell in browser.find_elements(By.CSS_SELECTOR, "td.cell")
+    }
+    assert cells == {"bothPass": "4", "bothFail": "2", "aOnly": "1", "bOnly": "1"}
+    assert "Agreement: 6 / 8" in browser.find_element(By.CLASS_NAME, "ledger").text
+    assert [row.text.replace("\n", " ") for row in _rows(browser)] == [
+        "1 hl-402 true false aOnly ledgers/week.jsonl:2 headline: Council vote "
+        "note: judge missed the source",
+        "2 hl-405 false true bOnly ledgers/week.jsonl:5 url: https://example.test/405",
+    ]
+    assert "kappa" not in browser.page_source.lower()
+
+
+def test_clicking_a_matrix_cell_shows_only_its_rows(browser: Any, tmp_path: Path) -> None:
+    rows = [_row(f"r{n}", "aOnly" if n % 3 else "bOnly", n) for n in range(1, 10)]
+    _open(browser, tmp_path, _report(_ledger("mixed", rows, bothPass=1)))
+    assert len(_rows(browser)) == 9
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="bOnly"]').click()
+    assert [row.get_attribute("data-side") for row in _rows(browser)] == ["bOnly"] * 3
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="aOnly"]').click()
+    assert [row.get_attribute("data-side") for row in _rows(browser)] == ["aOnly"] * 6
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="bothPass"]').click()
+    assert _rows(browser) == []
+    assert (
+        "agreements are counted, not listed" in browser.find_element(By.CLASS_NAME, "status").text
+    )
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="bothPass"]').click()  # again: all
+    assert len(_rows(browser)) == 9
+
+
+def test_hostile_ids_stay_text_and_ids_differing_in_whitespace_look_different(
+    browser: Any, tmp_path: Path
+) -> None:
+    rows = [
+        _row(case_id, "aOnly" if n % 2 else "bOnly", n, note=case_id)
+        for n, case_id in enumerate(HOSTILE_IDS, start=1)
+    ]
+    ledger = _ledger(HOSTILE_IDS[0], rows)
+    mismatch = {
+        **_ledger(HOSTILE_IDS[1], rows),
+        "outcome": "mismatched",
+        "expected": {"total": "<b>4</b>"},
+        "evidence": {"facts": {"<i>x</i>": "<img src=y onerror=alert(3)>"}, "problem": None},
+        "problems": [],
+    }
+    _open(browser, tmp_path, _report(ledger, mismatch))
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text  # noqa: B018
+    assert browser.find_elements(By.TAG_NAME, "img") == []
+    assert browser.find_elements(By.TAG_NAME, "b") == []
+    assert len(browser.find_elements(By.TAG_NAME, "script")) == 2  # the page's own
+    text = browser.find_element(By.TAG_NAME, "body").text
+    for case_id in HOSTILE_IDS[:2]:
+        assert case_id in text
+    assert "<img src=y onerror=alert(3)>" in text
+    ids = [row.find_element(By.CLASS_NAME, "id") for row in _rows(browser)[:4]]
+    plain, spaced = ids[2], ids[3]
+    assert plain.text == "A"
+    assert plain.find_elements(By.CLASS_NAME, "ws") == []
+    assert spaced.text != plain.text
+    assert [
+        marker.get_attribute("title") for marker in spaced.find_elements(By.CLASS_NAME, "ws")
+    ] == ["U+0020"]
+
+
+def test_ten_thousand_disagreements_open_within_seconds_and_page(
+    browser: Any, tmp_path: Path
+) -> None:
+    rows = [
+        _row(f"case-{n:05d}", "aOnly" if n % 2 else "bOnly", n, note=f"note {n}")
+        for n in range(1, 10_001)
+    ]
+    seconds = _open(browser, tmp_path, _report(_ledger("big", rows, bothPass=5)))
+    assert seconds < 5, f"the page took {seconds:.1f}s to open"
+    assert len(_rows(browser)) == PAGE_ROWS
+    # Each click re-renders synchronously: time it inside the page, not over WebDriver
+    # round trips, which a loaded CI machine makes slow.
+    click = "const t = performance.now(); document.querySelector(arguments[0]).click(); return performance.now() - t;"
+    assert browser.execute_script(click, "button.next") < 1000
+    assert _rows(browser)[0].text.startswith(f"{PAGE_ROWS + 1} case-{PAGE_ROWS + 1:05d}")
+    assert browser.execute_script(click, 'td[data-cell="bOnly"]') < 1000
+    assert len(_rows(browser)) == PAGE_ROWS
+    assert "5000 recorded" in browser.find_element(By.CLASS_NAME, "status").text
+
+
+def test_the_packaged_browser_is_used_never_a_downloaded_one() -> None:
+    assert shutil.which("chromedriver") in (None, str(CHROMEDRIVER))
