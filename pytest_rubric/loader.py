@@ -169,9 +169,13 @@ class _InputFiles:
                 (f"input_file {value!r} is an absolute path; write it relative to the case file"),
             )
         try:
+            # Python 3.13's resolve() no longer raises for a symlink loop: ask stat, which does.
+            os.stat(self.folder / value)
             path = (self.folder / value).resolve()
             exists = path.is_file()
             other = not exists and path.exists()  # a directory, a FIFO, a device
+        except FileNotFoundError:
+            path, exists, other = (self.folder / value).resolve(), False, False
         except (OSError, RuntimeError, ValueError) as exc:
             # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
             loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
