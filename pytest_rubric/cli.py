@@ -102,7 +102,9 @@ def _html(output: str, names: list[str], prog: str) -> int:
     problem = path_problem(output, "-o", "rubric-review.html")
     if problem is not None:
         raise _Stop(problem)
-    reports = _reports(output, names)
+    reports = _reports(
+        output, names, elsewhere="write to another path", refused="not a report to show"
+    )
     try:
         data = reports[0].data if len(reports) == 1 else merge(reports, __version__)
         write_text_atomically(Path(output), review_page(data), what="the review page")
@@ -117,22 +119,23 @@ def _html(output: str, names: list[str], prog: str) -> int:
     return 0
 
 
-def _reports(output: str, names: list[str]) -> list[ShardReport]:
-    """The reports named, read and checked; none of them may be ``output``."""
+def _reports(output: str, names: list[str], *, elsewhere: str, refused: str) -> list[ShardReport]:
+    """The reports named, read and checked; none of them may be ``output``. ``elsewhere``
+    and ``refused`` word the two refusals for the command at hand."""
     target = os.path.realpath(output)
     seen: dict[str, str] = {}
     reports: list[ShardReport] = []
     for name in names:
         real = os.path.realpath(name)
         if real == target:
-            raise _Stop(f"-o {output} is the input {name}; write to another path")
+            raise _Stop(f"-o {output} is the input {name}; {elsewhere}")
         if real in seen:
             raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
         seen[real] = name
         try:
             reports.append(parse(name, _read(name), __version__))
         except MergeRefused as exc:
-            raise _Stop(f"not a report to show: {exc}") from None
+            raise _Stop(f"{refused}: {exc}") from None
     return reports
 
 
@@ -140,20 +143,9 @@ def _merge(output: str, names: list[str], prog: str) -> int:
     problem = path_problem(output, "-o", "rubric-report.json")
     if problem is not None:
         raise _Stop(problem)
-    target = os.path.realpath(output)
-    seen: dict[str, str] = {}
-    reports: list[ShardReport] = []
-    for name in names:
-        real = os.path.realpath(name)
-        if real == target:
-            raise _Stop(f"-o {output} is the input {name}; write the merged report elsewhere")
-        if real in seen:
-            raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
-        seen[real] = name
-        try:
-            reports.append(parse(name, _read(name), __version__))
-        except MergeRefused as exc:
-            raise _Stop(f"merge refused: {exc}") from None
+    reports = _reports(
+        output, names, elsewhere="write the merged report elsewhere", refused="merge refused"
+    )
     try:
         merged = merge(reports, __version__)
         write_atomically(Path(output), merged, what="the merged report")
