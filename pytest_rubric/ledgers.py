@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import csv
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -72,10 +73,67 @@ _TOO_DEEP = "nested too deeply to read; flatten this value"
 
 def read_json(path: Path, display: str) -> Any:
     """The whole input mapping from a ``.json`` file."""
+    return _decode_json(_json_text(path, display), display)
+
+
+def read_json_with_row_lines(path: Path, display: str) -> tuple[Any, list[int]]:
+    """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
+
+    For naming a row's place (``file:line``) when rows are kept for review; the
+    list is empty when the input has no ``rows`` list.
+    """
+    text = _json_text(path, display)
+    value = _decode_json(text, display)
+    if not isinstance(value.get("rows"), list):
+        return value, []
+    # Offsets count from the text as decoded (after a BOM), so lines do too.
+    return value, [text.count("\n", 0, offset) + 1 for offset in _row_offsets(text)]
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _row_offsets(text: str) -> list[int]:
+    """Where each item of the top-level ``rows`` array starts, in valid JSON ``text``.
+
+    Walks the top-level object's members, skipping values whole with the decoder;
+    only called on text that already decoded to an object.
+    """
+
+    def space(at: int) -> int:
+        match = _SPACE.match(text, at)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+    at = space(space(0) + 1)  # past "{"
+    while text[at] != "}":
+        key, at = _DECODER.raw_decode(text, at)
+        at = space(space(at) + 1)  # past ":"
+        if key == "rows" and text[at] == "[":
+            offsets = []
+            at = space(at + 1)
+            while text[at] != "]":
+                offsets.append(at)
+                _, at = _DECODER.raw_decode(text, at)
+                at = space(at)
+                if text[at] == ",":
+                    at = space(at + 1)
+            return offsets
+        _, at = _DECODER.raw_decode(text, at)
+        at = space(at)
+        if text[at] == ",":
+            at = space(at + 1)
+    return []
+
+
+def _json_text(path: Path, display: str) -> str:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+
+
+def _decode_json(text: str, display: str) -> Any:
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:

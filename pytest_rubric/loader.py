@@ -79,6 +79,9 @@ class Case:
     #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
     #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
     missing_expected: CaseFileError | None = None
+    #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
+    #: is named by its own line when kept for review); empty without such a list.
+    row_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,9 +406,16 @@ class _Validator:
                     input_format,
                     marks,
                     missing_expected,
+                    self._row_lines(case_input),
                 )
             )
         return _fallback_names(out)
+
+    def _row_lines(self, case_input: object) -> tuple[int, ...]:
+        rows = case_input.get("rows") if isinstance(case_input, dict) else None
+        if not isinstance(rows, list):
+            return ()
+        return tuple(line for line, _ in self.spans.items.get(id(rows), ()))
 
     def _case_id(
         self, case: dict[str, Any], index: int, at: Position, seen: dict[str, int]

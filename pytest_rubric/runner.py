@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pytest_rubric.compare import json_equal
@@ -27,7 +27,7 @@ from pytest_rubric.jsonvalues import (
     normalised,
     plain,
 )
-from pytest_rubric.ledgers import RowReader, read_json
+from pytest_rubric.ledgers import RowReader, read_json, read_json_with_row_lines
 from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 from pytest_rubric.registry import Evaluator, Evidence
@@ -123,13 +123,15 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
     if case.input_file is None:
         ledger: Any = copied(case.input)
 
-        def where(index: int) -> str:
-            return f"{at}:{case.line}"
-    elif case.input_format == ".json":
-        ledger = read_json(case.input_file, case.input_file_display)
+        lines: Sequence[int] = case.row_lines
 
         def where(index: int) -> str:
-            return at
+            return f"{at}:{lines[index] if index < len(lines) else case.line}"
+    elif case.input_format == ".json":
+        ledger, lines = read_json_with_row_lines(case.input_file, case.input_file_display)
+
+        def where(index: int) -> str:
+            return f"{at}:{lines[index]}" if index < len(lines) else at
     else:
         reader = RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
         ledger = {"rows": reader}

@@ -12,9 +12,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_rubric.htmlpage import embedded_json, page_data, review_page
 from pytest_rubric.jsonreport import schema
+from pytest_rubric.ledgers import _row_offsets, read_json_with_row_lines
 
 LEDGERS = """\
 evaluator: agreement
@@ -63,7 +66,7 @@ def test_a_report_keeps_each_ledgers_disagreement_rows_with_their_place(
                 "a": True,
                 "b": False,
                 "side": "aOnly",
-                "where": "ledgers.rubric.yaml:3",
+                "where": "ledgers.rubric.yaml:6",
                 "fields": {"headline": "<b>bold</b>", "note": "first"},
             },
             {
@@ -71,7 +74,7 @@ def test_a_report_keeps_each_ledgers_disagreement_rows_with_their_place(
                 "a": False,
                 "b": True,
                 "side": "bOnly",
-                "where": "ledgers.rubric.yaml:3",
+                "where": "ledgers.rubric.yaml:8",
                 "fields": {"url": "https://example.test/x"},
             },
         ],
@@ -83,6 +86,45 @@ def test_a_report_keeps_each_ledgers_disagreement_rows_with_their_place(
     ]
     assert rows[0]["fields"] == {"note": "n1"}
     assert "review" not in by_id["broken"]  # an invalid ledger has nothing to review
+
+
+def test_a_review_row_in_a_json_input_file_or_a_flow_list_is_named_by_its_own_line(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        ledgers="""\
+evaluator: agreement
+cases:
+  - id: json-file
+    input_file: week.json
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 1}, agreement: 1, total: 3, disagreements: ["x", "z"]}
+  - id: flow
+    input: {rows: [{id: p, a: true, b: false},
+                   {id: q, a: true, b: true}, {id: r, a: false, b: true}]}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 1}, agreement: 1, total: 3, disagreements: [p, r]}
+""",
+    )
+    # A BOM, CRLF line ends, an earlier member holding "rows" as text, and rows that
+    # span lines: each row is named by the line its "{" is on.
+    week = (
+        '\ufeff{"note": "rows: [\\"not these\\"]", "nested": {"rows": [1, 2]},\r\n'
+        ' "rows" : [\r\n  {"id": "x", "a": true, "b": false},\r\n'
+        '  {"id": "y", "a": true,\r\n   "b": true},\r\n'
+        '\r\n  {"id": "z", "a": false, "b": true}\r\n ]\r\n}'
+    )
+    pytester.path.joinpath("week.json").write_bytes(week.encode("utf-8"))
+    pytester.runpytest("--rubric-report=report.json").assert_outcomes(passed=2)
+    report = json.loads(pytester.path.joinpath("report.json").read_text())
+    jsonschema.validate(report, schema())
+    where = {
+        case["case"]: [(row["id"], row["where"]) for row in case["review"]["rows"]]
+        for case in report["cases"]
+    }
+    assert where == {
+        "json-file": [("x", "week.json:3"), ("z", "week.json:7")],
+        "flow": [("p", "ledgers.rubric.yaml:7"), ("r", "ledgers.rubric.yaml:8")],
+    }
 
 
 def test_review_rows_are_bounded_per_ledger_and_the_rest_counted(
@@ -191,3 +233,42 @@ def _embedded(page: str) -> dict[str, Any]:
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))
     return data
+
+
+_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    before=st.dictionaries(st.text(max_size=4).filter(lambda k: k != "rows"), _values, max_size=3),
+    rows=st.lists(_values, max_size=5),
+    indent=st.none() | st.integers(0, 3),
+    crlf=st.booleans(),
+)
+def test_each_json_row_is_found_at_the_line_it_is_written_on(
+    tmp_path_factory: pytest.TempPathFactory,
+    before: dict[str, Any],
+    rows: list[Any],
+    indent: int | None,
+    crlf: bool,
+) -> None:
+    text = json.dumps({**before, "rows": rows, "after": before}, indent=indent)
+    path = tmp_path_factory.mktemp("json") / "ledger.json"
+    path.write_bytes(text.replace("\n", "\r\n" if crlf else "\n").encode("utf-8"))
+    value, lines = read_json_with_row_lines(path, "ledger.json")
+    assert value["rows"] == rows
+    offsets = _row_offsets(text)
+    # Each offset is where its row's text starts (decoding there gives that row and
+    # ends before the next row starts), and the line is the one that offset is on.
+    decoder = json.JSONDecoder()
+    ends = [decoder.raw_decode(text, at) for at in offsets]
+    assert [row for row, _ in ends] == rows
+    assert all(end <= later for (_, end), later in zip(ends, offsets[1:], strict=False))
+    assert all(text.rfind('"rows"', 0, at) != -1 for at in offsets)
+    assert lines == [text.count("\n", 0, at) + 1 for at in offsets]
