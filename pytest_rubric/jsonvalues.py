@@ -21,10 +21,13 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeAlias, TypeVar, cast
 
 #: A JSON-compatible value, as evaluators take and answer them.
-JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
+JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
+
+_T = TypeVar("_T")
+_PLAIN_SCALARS = frozenset((bool, str, int, float))
 
 #: Deeper values are cut (records) or refused (answers). Case files allow 100 levels.
 MAX_DEPTH = 200
@@ -125,7 +128,7 @@ def _writable_int(value: int) -> int | str:
     return value
 
 
-def plain(value: Any, *, depth: int = MAX_DEPTH) -> JSON:
+def plain(value: object, *, depth: int = MAX_DEPTH) -> JSON:
     """A copy of ``value`` that every JSON encoder and transport can carry.
 
     Strings lose nothing but lone surrogates (written as ``\\udXXX`` escapes);
@@ -140,15 +143,14 @@ def plain(value: Any, *, depth: int = MAX_DEPTH) -> JSON:
         return f"(a {type(value).__name__} that could not be read: {type(exc).__name__})"
 
 
-def _plain(value: Any, depth: int, open_ids: set[int]) -> JSON:
-    kind = type(value)
-    if kind is str:
+def _plain(value: object, depth: int, open_ids: set[int]) -> JSON:
+    if type(value) is str:
         return value if is_encodable(value) else _escape_surrogates(value)
-    if value is None or kind is bool:
-        return value  # type: ignore[no-any-return]
-    if kind is int:
+    if value is None or type(value) is bool:
+        return value
+    if type(value) is int:
         return _writable_int(value)
-    if kind is float:
+    if type(value) is float:
         return value if math.isfinite(value) else repr(value)
     if isinstance(value, (Mapping, list, tuple)):
         if id(value) in open_ids:
@@ -170,17 +172,17 @@ def _plain(value: Any, depth: int, open_ids: set[int]) -> JSON:
         return _plain(int(value), depth, open_ids)
     if isinstance(value, float):
         return _plain(float(value), depth, open_ids)
-    return f"(a {kind.__name__})"
+    return f"(a {type(value).__name__})"
 
 
-def _key(key: Any) -> str:
+def _key(key: object) -> str:
     if isinstance(key, str):
         return str.__str__(key) if is_encodable(key) else _escape_surrogates(key)
     shown = _plain(key, 1, set())
     return shown if isinstance(shown, str) else json.dumps(shown)
 
 
-def json_problem(value: Any, where: str = "the answer") -> str | None:
+def json_problem(value: object, where: str = "the answer") -> str | None:
     """What makes ``value`` something other than a JSON value, or ``None``.
 
     JSON values are ``None``, booleans, integers, finite floats, strings, lists
@@ -193,7 +195,7 @@ def json_problem(value: Any, where: str = "the answer") -> str | None:
         return f"{where} could not be read: {type(exc).__name__}"
 
 
-def _problem(value: Any, where: str, depth: int, open_ids: set[int], root: str) -> str | None:
+def _problem(value: object, where: str, depth: int, open_ids: set[int], root: str) -> str | None:
     if value is None or isinstance(value, (str, bool, int)):
         return None
     if isinstance(value, float):
@@ -226,22 +228,21 @@ def _problem(value: Any, where: str, depth: int, open_ids: set[int], root: str) 
     )
 
 
-def copied(value: Any) -> Any:
+def copied(value: _T) -> _T:
     """A fresh copy of a JSON tree as a case file gives it (dicts, lists, scalars)."""
     kind = type(value)
     if kind is dict:
-        return {key: copied(item) for key, item in value.items()}
+        return cast(_T, {key: copied(item) for key, item in cast(dict[str, object], value).items()})
     if kind is list:
-        return [copied(item) for item in value]
+        return cast(_T, [copied(item) for item in cast(list[object], value)])
     return value
 
 
-def normalised(value: Any) -> JSON:
+def normalised(value: object) -> JSON:
     """``value`` (which :func:`json_problem` accepts) with plain JSON types only:
     subclasses of ``str``, ``int``, ``float``, ``dict`` and ``list`` become those."""
-    kind = type(value)
-    if value is None or kind is bool or kind is str or kind is int or kind is float:
-        return value  # type: ignore[no-any-return]
+    if value is None or type(value) in _PLAIN_SCALARS:
+        return cast(JSON, value)
     if isinstance(value, dict):
         return {str.__str__(key): normalised(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -252,10 +253,10 @@ def normalised(value: Any) -> JSON:
         return bool(value)
     if isinstance(value, int):
         return int(value)
-    return float(value)
+    return float(cast(float, value))
 
 
-def show(value: Any, *, limit: int = 2000) -> str:
+def show(value: object, *, limit: int = 2000) -> str:
     """One value as JSON text for a message: control characters escaped, long
     integers abbreviated, at most ``limit`` characters. Never raises."""
     try:

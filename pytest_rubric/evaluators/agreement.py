@@ -12,10 +12,11 @@ needs memory for its distinct IDs only, never for the parsed ledger.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Final
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
+from pytest_rubric.jsonvalues import JSON
 
 IDENTITY_ERROR = "review-case-identity"
 LABEL_ERROR = "review-label"
@@ -30,10 +31,10 @@ JS_WHITESPACE_CHARS = (
 )
 JS_WHITESPACE = frozenset(JS_WHITESPACE_CHARS)
 
-_ABSENT: Any = object()
+_ABSENT: Final = object()
 
 
-def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, Any]:
+def evaluate_agreement(ledger: Mapping[str, object]) -> dict[str, JSON]:
     """Tabulate two graders' Boolean labels per case ID.
 
     ``ledger`` is ``{"rows": [{"id": str, "a": bool, "b": bool}, ...]}``. Returns
@@ -49,19 +50,19 @@ def evaluate_agreement(ledger: Mapping[str, Any]) -> dict[str, Any]:
     return tally_rows(_rows(ledger))[0]
 
 
-def explain_agreement(ledger: Mapping[str, Any]) -> Evidence:
+def explain_agreement(ledger: Mapping[str, object]) -> Evidence:
     """The evidence behind :func:`evaluate_agreement`'s answer for ``ledger``."""
     return tally_rows(_rows(ledger))[1]
 
 
-def judge_agreement(ledger: Mapping[str, Any]) -> tuple[dict[str, Any], Evidence]:
+def judge_agreement(ledger: Mapping[str, object]) -> tuple[dict[str, JSON], Evidence]:
     """:func:`evaluate_agreement`'s answer and :func:`explain_agreement`'s evidence."""
     return tally_rows(_rows(ledger))
 
 
 def tally_rows(
-    rows: Iterable[Any], where: Callable[[int], str] | None = None
-) -> tuple[dict[str, Any], Evidence]:
+    rows: Iterable[object], where: Callable[[int], str] | None = None
+) -> tuple[dict[str, JSON], Evidence]:
     """:func:`evaluate_agreement`'s answer, and its evidence, in one pass over ``rows``.
 
     ``where(index)`` names a row in problem messages (``rows[N]`` by default; a
@@ -74,7 +75,7 @@ def tally_rows(
     identity: str | None = None
     label: str | None = None
     both_pass = both_fail = a_only = b_only = 0
-    disagreements: list[str] = []
+    disagreements: list[JSON] = []
     for index, row in enumerate(rows):
         if not isinstance(row, Mapping):
             identity = f"{name(index)} is {describe(row)}, not a mapping with id, a and b"
@@ -111,10 +112,15 @@ def tally_rows(
         return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
     if label is not None:
         return {"error": LABEL_ERROR}, Evidence(problem=label)
-    matrix = {"bothPass": both_pass, "bothFail": both_fail, "aOnly": a_only, "bOnly": b_only}
+    matrix: dict[str, JSON] = {
+        "bothPass": both_pass,
+        "bothFail": both_fail,
+        "aOnly": a_only,
+        "bOnly": b_only,
+    }
     agreement = both_pass + both_fail
     total = agreement + a_only + b_only
-    answer = {
+    answer: dict[str, JSON] = {
         "matrix": matrix,
         "agreement": agreement,
         "total": total,
@@ -130,7 +136,9 @@ def tally_rows(
     return answer, evidence
 
 
-def review_rows(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Iterator[dict[str, Any]]:
+def review_rows(
+    ledger: Mapping[str, object], where: Callable[[int], str]
+) -> Iterator[dict[str, object]]:
     """The disagreement rows of a valid ledger, in row order, for people to review.
 
     Each is ``{"id", "a", "b", "side", "where", "fields"}``: ``side`` is ``aOnly``
@@ -139,7 +147,7 @@ def review_rows(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Itera
     Rows are read one at a time, so a streamed ledger is never held whole.
     """
     rows = ledger.get("rows") if isinstance(ledger, Mapping) else None
-    if rows is None or isinstance(rows, (str, bytes, Mapping)):
+    if not isinstance(rows, Iterable) or isinstance(rows, (str, bytes, Mapping)):
         return
     for index, row in enumerate(rows):
         if not isinstance(row, Mapping):
@@ -161,7 +169,7 @@ def _row_name(index: int) -> str:
     return f"rows[{index}]"
 
 
-def _id_problem(row: str, case_id: Any) -> str:
+def _id_problem(row: str, case_id: object) -> str:
     if case_id is _ABSENT:
         return f"{row} has no id; every row needs a non-blank text id"
     message = f"{row}.id is {describe(case_id)}, not a string"
@@ -170,7 +178,7 @@ def _id_problem(row: str, case_id: Any) -> str:
     return message
 
 
-def _label_problem(row: str, case_id: str, a: Any, b: Any) -> str:
+def _label_problem(row: str, case_id: str, a: object, b: object) -> str:
     """Called when ``a`` or ``b`` is not a boolean: name the first that is not."""
     grader, value = ("a", a) if type(a) is not bool else ("b", b)
     if value is _ABSENT:
@@ -181,7 +189,7 @@ def _label_problem(row: str, case_id: str, a: Any, b: Any) -> str:
     return not_boolean(f"{row}.{grader} (id {case_id!r})", value)
 
 
-def _rows(ledger: object) -> list[Any]:
+def _rows(ledger: object) -> list[object]:
     if not isinstance(ledger, Mapping):
         raise RubricInputError(
             f"an agreement ledger must be a mapping with a 'rows' list, not {describe(ledger)}"

@@ -9,7 +9,7 @@ Free prose is never interpreted: an undeclared code makes the record invalid.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict, cast
 
 from pytest_rubric.errors import RubricConfigError, RubricInputError
 from pytest_rubric.evaluators._common import (
@@ -19,6 +19,7 @@ from pytest_rubric.evaluators._common import (
     js_sorted,
     not_boolean,
 )
+from pytest_rubric.jsonvalues import JSON
 
 ALL_REQUIRED_MET = "all-required-met"
 INVALID = "invalid-reason-input"
@@ -26,7 +27,11 @@ INVALID = "invalid-reason-input"
 REQUIRED_FIELDS: tuple[str, ...] = ("title", "source")
 
 
-def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
+#: A record :func:`_problem` found nothing wrong with.
+_Valid = TypedDict("_Valid", {"fields": Mapping[str, bool], "pass": bool, "reasons": list[str]})
+
+
+def evaluate_reason(record: Mapping[str, object]) -> dict[str, JSON]:
     """Check a recorded pass/fail and its reason codes against the field evidence.
 
     ``record`` is ``{"fields": {"title": bool, "source": bool}, "pass": bool,
@@ -40,7 +45,7 @@ def evaluate_reason(record: Mapping[str, Any]) -> dict[str, Any]:
     return evaluate_required(record, REQUIRED_FIELDS)
 
 
-def evaluate_required(record: Mapping[str, Any], required: Sequence[str]) -> dict[str, Any]:
+def evaluate_required(record: Mapping[str, object], required: Sequence[str]) -> dict[str, JSON]:
     """:func:`evaluate_reason` for any list of required fields.
 
     The codes are ``missing-<field>`` for each field in ``required`` and
@@ -48,39 +53,43 @@ def evaluate_required(record: Mapping[str, Any], required: Sequence[str]) -> dic
     """
     if _problem(record, required) is not None:
         return {"status": INVALID}
-    expected_pass, expected_reasons = _derive(record["fields"], required)
+    valid = cast(_Valid, record)
+    expected_pass, expected_reasons = _derive(valid["fields"], required)
+    codes: list[JSON] = list(expected_reasons)
     return {
         "expectedPass": expected_pass,
-        "expectedReasons": expected_reasons,
-        "coherent": _coherent(record, expected_pass, expected_reasons),
+        "expectedReasons": codes,
+        "coherent": _coherent(valid, expected_pass, expected_reasons),
     }
 
 
 def judge_required(
-    record: Mapping[str, Any], required: Sequence[str] = REQUIRED_FIELDS
-) -> tuple[dict[str, Any], Evidence]:
+    record: Mapping[str, object], required: Sequence[str] = REQUIRED_FIELDS
+) -> tuple[dict[str, JSON], Evidence]:
     """:func:`evaluate_required`'s answer and :func:`explain_required`'s evidence, in one pass."""
     problem = _problem(record, required)
     if problem is not None:
         return {"status": INVALID}, Evidence(problem=problem)
-    fields = record["fields"]
+    valid = cast(_Valid, record)
+    fields = valid["fields"]
     expected_pass, expected_reasons = _derive(fields, required)
-    recorded = js_sorted(record["reasons"])
-    pass_matches = record["pass"] is expected_pass
+    recorded: list[JSON] = list(js_sorted(valid["reasons"]))
+    rubric: list[JSON] = list(expected_reasons)
+    pass_matches = valid["pass"] is expected_pass
     reasons_match = recorded == expected_reasons
-    answer = {
+    answer: dict[str, JSON] = {
         "expectedPass": expected_pass,
-        "expectedReasons": expected_reasons,
+        "expectedReasons": rubric,
         "coherent": pass_matches and reasons_match,
     }
     evidence = Evidence(
         facts={
             "fields": {name: fields[name] for name in required},
             "missing codes": [code for code in expected_reasons if code != ALL_REQUIRED_MET],
-            "pass": {"recorded": record["pass"], "rubric": expected_pass, "match": pass_matches},
+            "pass": {"recorded": valid["pass"], "rubric": expected_pass, "match": pass_matches},
             "reasons": {
                 "recorded": recorded,
-                "rubric": list(expected_reasons),
+                "rubric": list(rubric),
                 "match": reasons_match,
             },
         }
@@ -88,12 +97,12 @@ def judge_required(
     return answer, evidence
 
 
-def explain_reason(record: Mapping[str, Any]) -> Evidence:
+def explain_reason(record: Mapping[str, object]) -> Evidence:
     """The evidence behind :func:`evaluate_reason`'s answer for ``record``."""
     return explain_required(record, REQUIRED_FIELDS)
 
 
-def parse_required(block: Mapping[str, Any]) -> tuple[str, ...]:
+def parse_required(block: Mapping[str, object]) -> tuple[str, ...]:
     """The required fields of a case file's ``rubric: {required: [...]}`` block.
 
     Raises :class:`RubricConfigError` naming the part of the block that is wrong.
@@ -139,12 +148,12 @@ def parse_required(block: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(fields)
 
 
-def explain_required(record: Mapping[str, Any], required: Sequence[str]) -> Evidence:
+def explain_required(record: Mapping[str, object], required: Sequence[str]) -> Evidence:
     """The evidence behind :func:`evaluate_required`'s answer for ``record``."""
     return judge_required(record, required)[1]
 
 
-def _problem(record: Mapping[str, Any], required: Sequence[str]) -> str | None:
+def _problem(record: Mapping[str, object], required: Sequence[str]) -> str | None:
     """Why ``record`` is invalid, or ``None``; checks run in the reference's order."""
     if not isinstance(record, Mapping):
         raise RubricInputError(
@@ -182,7 +191,7 @@ def _problem(record: Mapping[str, Any], required: Sequence[str]) -> str | None:
     return None
 
 
-def _missing_or_wrong(key: str, record: Mapping[str, Any], wanted: str) -> str:
+def _missing_or_wrong(key: str, record: Mapping[str, object], wanted: str) -> str:
     if key not in record:
         return f"{key} is missing; it must be {wanted}"
     return f"{key} is {describe(record[key])}, not {wanted}"
@@ -193,7 +202,7 @@ def declared_codes(required: Sequence[str]) -> tuple[str, ...]:
     return (*(f"missing-{name}" for name in required), ALL_REQUIRED_MET)
 
 
-def _derive(fields: Mapping[str, Any], required: Sequence[str]) -> tuple[bool, list[str]]:
+def _derive(fields: Mapping[str, bool], required: Sequence[str]) -> tuple[bool, list[str]]:
     codes = [f"missing-{name}" for name in required if not fields[name]]
     expected_pass = not codes
     if expected_pass:
@@ -201,5 +210,5 @@ def _derive(fields: Mapping[str, Any], required: Sequence[str]) -> tuple[bool, l
     return expected_pass, js_sorted(codes)
 
 
-def _coherent(record: Mapping[str, Any], expected_pass: bool, expected: list[str]) -> bool:
-    return record["pass"] is expected_pass and js_sorted(record["reasons"]) == expected
+def _coherent(valid: _Valid, expected_pass: bool, expected: list[str]) -> bool:
+    return valid["pass"] is expected_pass and js_sorted(valid["reasons"]) == expected
