@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any
 
 from pytest_rubric.evaluators import (
     evaluate_agreement,
@@ -29,14 +28,14 @@ from pytest_rubric.evaluators.reason import (
     parse_required,
 )
 from pytest_rubric.hookspecs import hookimpl
-from pytest_rubric.jsonvalues import escape_controls, show
+from pytest_rubric.jsonvalues import JSON, escape_controls, show
 from pytest_rubric.registry import Evaluator, Summary
 
 #: How many disagreement IDs a ledger's summary line shows.
 MAX_IDS = 10
 
 
-def reason_answers(codes: Sequence[str]) -> dict[str, Any]:
+def reason_answers(codes: Sequence[str]) -> dict[str, JSON]:
     """The JSON Schema of ``reason``'s answers when its declared codes are ``codes``."""
     return {
         "oneOf": [
@@ -75,7 +74,7 @@ def reason_answers(codes: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _configure_reason(block: Mapping[str, Any]) -> Evaluator:
+def _configure_reason(block: Mapping[str, JSON]) -> Evaluator:
     """``reason`` with the required fields a case file's ``rubric:`` block names."""
     required = parse_required(block)
     return Evaluator(
@@ -103,13 +102,12 @@ REASON = Evaluator(
 )
 
 
-def ledger_line(answer: Any) -> str | None:
+def ledger_line(answer: JSON) -> str | None:
     """A ledger's line in the rubric summary: matrix, agreement/total, disagreement IDs."""
-    if not isinstance(answer, Mapping) or not isinstance(answer.get("matrix"), Mapping):
+    matrix = answer.get("matrix") if isinstance(answer, Mapping) else None
+    if not isinstance(answer, Mapping) or not isinstance(matrix, Mapping):
         return None  # an error answer: its case's outcome says enough
-    cells = ", ".join(
-        f"{escape_controls(str(key))} {show(value)}" for key, value in answer["matrix"].items()
-    )
+    cells = ", ".join(f"{escape_controls(str(key))} {show(value)}" for key, value in matrix.items())
     ids = answer.get("disagreements")
     ids = ids if isinstance(ids, list) else []
     shown = ", ".join(
@@ -124,9 +122,9 @@ def ledger_line(answer: Any) -> str | None:
     )
 
 
-_COUNT = {"type": "integer", "minimum": 0}
+_COUNT: dict[str, JSON] = {"type": "integer", "minimum": 0}
 
-AGREEMENT_ANSWERS: dict[str, Any] = {
+AGREEMENT_ANSWERS: dict[str, JSON] = {
     "oneOf": [
         {
             "description": "A valid ledger: the 2x2 matrix, agreement over total, "

@@ -8,10 +8,10 @@ order does not matter).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
 
-def json_equal(left: Any, right: Any) -> bool:
+def json_equal(left: object, right: object) -> bool:
     """Whether two JSON-compatible values are equal as JSON values."""
     left_type, right_type = type(left), type(right)
     if left_type is bool or right_type is bool:
@@ -36,7 +36,9 @@ def json_equal(left: Any, right: Any) -> bool:
 _NUMBERS = (int, float)
 
 
-def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+def differences(
+    expected: object, actual: object, path: str = ""
+) -> list[tuple[str, object, object]]:
     """Where ``actual`` differs from ``expected``: ``(key path, expected, actual)``.
 
     Mappings are compared key by key (nested mappings give dotted paths such as
@@ -44,7 +46,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[tuple[str, A
     one side only is reported with :data:`MISSING` on the other.
     """
     if isinstance(expected, dict) and isinstance(actual, dict):
-        found: list[tuple[str, Any, Any]] = []
+        found: list[tuple[str, object, object]] = []
         for key, value in expected.items():
             where = f"{path}.{key}" if path else str(key)
             if key not in actual:
@@ -68,4 +70,4 @@ class _Missing:
 
 
 #: Marks a key that one side of a comparison does not have.
-MISSING: Any = _Missing()
+MISSING: Final = _Missing()

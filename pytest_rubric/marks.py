@@ -11,7 +11,6 @@ import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.errors import CaseFileError
 from pytest_rubric.jsonvalues import describe, escape_controls
@@ -68,7 +67,7 @@ Error = Callable[[Position, str], CaseFileError]
 
 
 def read_marks(
-    mapping: Mapping[str, Any], spans: Spans, error: Error
+    mapping: Mapping[str, object], spans: Spans, error: Error
 ) -> tuple[Marks, list[CaseFileError]]:
     """The ``skip``/``xfail``/``marks`` keys of ``mapping`` (a file or a case), checked."""
     keys = spans.keys[id(mapping)]
@@ -85,7 +84,7 @@ def read_marks(
 
 
 def _reason(
-    value: Any, at: Position, key: str, problems: list[CaseFileError], error: Error
+    value: object, at: Position, key: str, problems: list[CaseFileError], error: Error
 ) -> str | None:
     if isinstance(value, str) and value.strip():
         return value
@@ -100,7 +99,7 @@ def _reason(
 
 
 def _xfail(
-    value: Any, at: Position, spans: Spans, problems: list[CaseFileError], error: Error
+    value: object, at: Position, spans: Spans, problems: list[CaseFileError], error: Error
 ) -> XFail | None:
     if not isinstance(value, dict):
         reason = _reason(value, at, "xfail", problems, error)
@@ -134,7 +133,7 @@ def _xfail(
 
 
 def _names(
-    value: Any, at: Position, spans: Spans, problems: list[CaseFileError], error: Error
+    value: object, at: Position, spans: Spans, problems: list[CaseFileError], error: Error
 ) -> list[tuple[str, Position]]:
     if not isinstance(value, list):
         problems.append(

@@ -6,7 +6,6 @@ import difflib
 import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pytest_rubric.jsonvalues import JSON
 
@@ -35,7 +34,7 @@ class Summary:
     """
 
     title: str
-    line: Callable[[Any], str | None]
+    line: Callable[[JSON], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +71,17 @@ class Evaluator:
 
     name: str
     description: str
-    evaluate: Callable[[Mapping[str, Any]], Any]
+    evaluate: Callable[[Mapping[str, JSON]], JSON]
     codes: tuple[str, ...] = ()
-    explain: Callable[[Mapping[str, Any]], Evidence] | None = None
-    configure: Callable[[Mapping[str, Any]], Evaluator] | None = None
-    stream: Callable[[Iterable[Any], Callable[[int], str]], tuple[Any, Evidence]] | None = None
-    judge: Callable[[Mapping[str, Any]], tuple[Any, Evidence | None]] | None = None
+    explain: Callable[[Mapping[str, JSON]], Evidence] | None = None
+    configure: Callable[[Mapping[str, JSON]], Evaluator] | None = None
+    stream: Callable[[Iterable[JSON], Callable[[int], str]], tuple[JSON, Evidence]] | None = None
+    judge: Callable[[Mapping[str, JSON]], tuple[JSON, Evidence | None]] | None = None
     summary: Summary | None = None
-    review: Callable[[Mapping[str, Any], Callable[[int], str]], Iterable[Any]] | None = None
-    answer_schema: Mapping[str, Any] | None = None
+    review: (
+        Callable[[Mapping[str, JSON], Callable[[int], str]], Iterable[Mapping[str, JSON]]] | None
+    ) = None
+    answer_schema: Mapping[str, JSON] | None = None
 
 
 class Registry:

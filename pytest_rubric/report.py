@@ -9,7 +9,6 @@ from data goes through :func:`~pytest_rubric.jsonvalues.show` or
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pytest_rubric.compare import MISSING, differences
 from pytest_rubric.jsonvalues import escape_controls, show
@@ -17,7 +16,7 @@ from pytest_rubric.outcome import MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator, Evidence
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value in a message: JSON text, or ``(absent)`` for a key one side lacks."""
     return "(absent)" if value is MISSING else show(value)
 
@@ -58,7 +57,7 @@ def format_mismatch(outcome: CaseOutcome) -> str:
     return "\n".join(lines)
 
 
-def slip_hint(expected: Any, actual: Any) -> str:
+def slip_hint(expected: object, actual: object) -> str:
     """Name the classic slip when ``expected`` is ``actual`` written as the wrong type."""
     if type(actual) is bool:
         word = "true" if actual else "false"

@@ -138,7 +138,7 @@ def tally_rows(
 
 def review_rows(
     ledger: Mapping[str, object], where: Callable[[int], str]
-) -> Iterator[dict[str, object]]:
+) -> Iterator[dict[str, JSON]]:
     """The disagreement rows of a valid ledger, in row order, for people to review.
 
     Each is ``{"id", "a", "b", "side", "where", "fields"}``: ``side`` is ``aOnly``
