@@ -31,6 +31,8 @@ _PLAIN_SCALARS = frozenset((bool, str, int, float))
 
 #: Deeper values are cut (records) or refused (answers). Case files allow 100 levels.
 MAX_DEPTH = 200
+#: How much of a value :func:`describe` shows inside a sentence.
+DESCRIBE_LIMIT = 200
 #: Text that marks an integer written as text because it has too many digits.
 BIG_INTEGER = "(integer of {digits} digits) {hex}"
 
@@ -283,14 +285,33 @@ def _json_text(value: JSON) -> str:
 
 
 def describe(value: object) -> str:
-    """Render a value as JSON with its kind, e.g. ``"true" (a string)``.
+    """A value in a sentence, as JSON with its kind: ``"true" (a string)``, ``3 (a
+    number)``, ``empty (null)``; the one way messages name a value that is wrong.
 
     Never raises: an integer too long for ``str()`` (CPython refuses past 4300
-    digits) is shown abbreviated, control characters escaped.
+    digits) is shown abbreviated, control characters escaped, and a long value
+    cut at :data:`DESCRIBE_LIMIT` characters.
     """
+    if value is None:
+        return "empty (null)"
     if type(value) is int and value.bit_length() > 14_000:
         return int_text(value)
-    return f"{show(value)} ({kind_of(value)})"
+    return f"{show(value, limit=DESCRIBE_LIMIT)} ({kind_of(value)})"
+
+
+def boolean_slip(value: object) -> tuple[bool, str] | None:
+    """The boolean ``value`` most likely meant, and how to write it, when ``value``
+    is the classic slip for one: the text ``"true"``/``"false"`` (quoted in YAML)
+    or the number ``1``/``0``; ``None`` for anything else. The one place both
+    invalid-input messages and mismatch hints find this slip."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "false"):
+            return word == "true", f"write {word} without quotes"
+    elif isinstance(value, (int, float)) and type(value) is not bool and value in (0, 1):
+        meant = value == 1
+        return meant, f"write {'true' if meant else 'false'}, not {show(value)}"
+    return None
 
 
 def kind_of(value: object) -> str:

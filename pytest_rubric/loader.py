@@ -17,7 +17,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.jsonvalues import escape_controls, int_text
+from pytest_rubric.jsonvalues import describe, escape_controls, int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks
@@ -255,7 +255,7 @@ class _Validator:
         if not isinstance(top, dict):
             raise self.error(
                 (1, 1),
-                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {_kind(top)}; "
+                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {describe(top)}; "
                 "start the file with 'evaluator: <name>' and 'cases:'",
             )
         keys = self.spans.keys[id(top)]
@@ -272,14 +272,14 @@ class _Validator:
         if not isinstance(evaluator, str) or not evaluator.strip():
             raise self.error(
                 evaluator_at,
-                f"'evaluator' must be an evaluator's name, not {_kind(evaluator)}; "
+                f"'evaluator' must be an evaluator's name, not {describe(evaluator)}; "
                 "write e.g. 'evaluator: reason'",
             )
         description = top.get("description")
         if description is not None and not isinstance(description, str):
             raise self.error(
                 keys["description"][1],
-                f"'description' must be text, not {_kind(description)}; quote it or remove it",
+                f"'description' must be text, not {describe(description)}; quote it or remove it",
             )
         if "cases" not in top:
             raise self.error(
@@ -289,7 +289,7 @@ class _Validator:
         if not isinstance(cases_node, list):
             raise self.error(
                 keys["cases"][1],
-                f"'cases' must be a list of cases, not {_kind(cases_node)}; "
+                f"'cases' must be a list of cases, not {describe(cases_node)}; "
                 "write each case as an item starting with '- id: ...'",
             )
         rubric = top.get("rubric")
@@ -298,7 +298,7 @@ class _Validator:
             if not isinstance(rubric, dict):
                 raise self.error(
                     keys["rubric"][1],
-                    f"'rubric' must be a mapping that configures the evaluator, not {_kind(rubric)}; "
+                    f"'rubric' must be a mapping that configures the evaluator, not {describe(rubric)}; "
                     "write e.g. 'rubric: {required: [title, source, author]}'",
                 )
             self._positions(rubric, (), keys["rubric"][1], rubric_at)
@@ -356,7 +356,7 @@ class _Validator:
                 problems.append(
                     self.error(
                         at,
-                        f"a case must be a mapping with id, input and expected, not {_kind(raw)}; "
+                        f"a case must be a mapping with id, input and expected, not {describe(raw)}; "
                         "write '- id: ...' with 'input:' and 'expected:' beneath it",
                     )
                 )
@@ -432,7 +432,7 @@ class _Validator:
                 if shown.isascii() and " " not in shown:  # not an abbreviated huge integer
                     quoted = f"'{shown}'"
             return fallback, self.error(
-                id_at, f"a case id must be text, not {_kind(case_id)}; write id: {quoted}"
+                id_at, f"a case id must be text, not {describe(case_id)}; write id: {quoted}"
             )
         if not case_id.strip():
             return fallback, self.error(id_at, "a case id must not be blank; name the case")
@@ -475,7 +475,7 @@ class _Validator:
             problems.append(
                 self.error(
                     keys["note"][1],
-                    f"'note' must be text, not {_kind(note)}; quote it or remove it",
+                    f"'note' must be text, not {describe(note)}; quote it or remove it",
                 )
             )
         if "input" in case and "input_file" in case:
@@ -491,7 +491,7 @@ class _Validator:
                 problems.append(
                     self.error(
                         keys["input_file"][1],
-                        f"'input_file' must be a path, not {_kind(value)}; "
+                        f"'input_file' must be a path, not {describe(value)}; "
                         "write e.g. 'input_file: ledgers/week-47.jsonl'",
                     )
                 )
@@ -513,7 +513,7 @@ class _Validator:
                 problems.append(
                     self.error(
                         keys[key][1],
-                        f"'{key}' must be a mapping ({what}), not {_kind(case[key])}; "
+                        f"'{key}' must be a mapping ({what}), not {describe(case[key])}; "
                         f"write '{key}:' followed by indented keys, or {{...}}",
                     )
                 )
@@ -566,21 +566,3 @@ def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'?" if close else f"use one of: {', '.join(known)}"
     return f"'{key}' is not {what}; {hint}"
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "empty (null)"
-    if type(value) is bool:
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, int):
-        return f"the number {int_text(value)}"
-    if isinstance(value, float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rubric.compare import MISSING, differences
-from pytest_rubric.jsonvalues import escape_controls, show
+from pytest_rubric.jsonvalues import boolean_slip, describe, escape_controls, show
 from pytest_rubric.outcome import MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator, Evidence
 
@@ -60,11 +60,9 @@ def format_mismatch(outcome: CaseOutcome) -> str:
 def slip_hint(expected: object, actual: object) -> str:
     """Name the classic slip when ``expected`` is ``actual`` written as the wrong type."""
     if type(actual) is bool:
-        word = "true" if actual else "false"
-        if isinstance(expected, str) and expected.strip().lower() == word:
-            return f"  (expected is the string {shown(expected)}; write {word} without quotes)"
-        if type(expected) in (int, float) and expected == actual:
-            return f"  (expected is the number {shown(expected)}; write {word})"
+        slip = boolean_slip(expected)
+        if slip is not None and slip[0] is actual:
+            return f"  (expected is {describe(expected)}; {slip[1]})"
     if (
         isinstance(actual, str)
         and type(expected) in (int, float)

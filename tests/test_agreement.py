@@ -108,7 +108,7 @@ def test_edge_ledgers_get_the_strict_answer(ledger: Any, expected: Any) -> None:
 @pytest.mark.parametrize(
     ("ledger", "message"),
     [
-        (None, "must be a mapping with a 'rows' list, not null"),
+        (None, "must be a mapping with a 'rows' list, not empty \\(null\\)"),
         ([], "must be a mapping with a 'rows' list, not \\[\\] \\(a list\\)"),
         ({}, "'rows' is missing"),
         ({"rows": None}, "'rows' must be a list"),

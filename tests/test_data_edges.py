@@ -81,11 +81,11 @@ def test_a_huge_integer_where_text_belongs_fails_only_that_case_at_its_position(
     assert problems_of(case_file) == {
         "good": [],
         "cases.1": [
-            f"c.rubric.yaml:6:9: a case id must be text, not the number {BIG_SHOWN}; "
+            f"c.rubric.yaml:6:9: a case id must be text, not {BIG_SHOWN}; "
             "write id: '<a unique name>'"
         ],
         "noted": [
-            "c.rubric.yaml:10:11: 'note' must be text, not the number "
+            "c.rubric.yaml:10:11: 'note' must be text, not "
             "3019…9375 (an integer of 4817 digits); quote it or remove it"
         ],
         "keyed": [
@@ -117,7 +117,7 @@ def test_a_huge_integer_at_file_level_is_a_clean_collection_error(
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         [
-            f"c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not the number "
+            f"c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not "
             f"{BIG_SHOWN}; write e.g. 'evaluator: reason'"
         ]
     )

@@ -233,15 +233,15 @@ def test_a_bom_is_fine_and_other_encodings_are_refused_with_a_position(parser: A
         ),
         (
             "evaluator: reason\ncases: {a: 1}\n",
-            "c.rubric.yaml:2:8: 'cases' must be a list of cases, not a mapping; write each case as an item starting with '- id: ...'",
+            "c.rubric.yaml:2:8: 'cases' must be a list of cases, not {\"a\": 1} (a mapping); write each case as an item starting with '- id: ...'",
         ),
         (
             "evaluator: 3\ncases: []\n",
-            "c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not the number 3; write e.g. 'evaluator: reason'",
+            "c.rubric.yaml:1:12: 'evaluator' must be an evaluator's name, not 3 (a number); write e.g. 'evaluator: reason'",
         ),
         (
             "- evaluator: reason\n",
-            "c.rubric.yaml:1:1: a case file must be a mapping with 'evaluator:' and 'cases:', not a list; start the file with 'evaluator: <name>' and 'cases:'",
+            "c.rubric.yaml:1:1: a case file must be a mapping with 'evaluator:' and 'cases:', not [[]{\"evaluator\": \"reason\"}[]] (a list); start the file with 'evaluator: <name>' and 'cases:'",
         ),
         (
             "evaluator: reason\ncases: [\n",
@@ -283,7 +283,7 @@ def test_file_level_problems_name_path_line_col_and_the_fix(
         ),
         ("'  '", "a case id must not be blank; name the case"),
         ("' x'", "case id ' x' has leading or trailing whitespace; write 'x'"),
-        ("1", "a case id must be text, not the number 1; write id: '1'"),
+        ("1", "a case id must be text, not 1 (a number); write id: '1'"),
         ("null", "a case id must be text, not empty (null); write id: '<a unique name>'"),
     ],
 )

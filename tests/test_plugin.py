@@ -195,9 +195,9 @@ cases:
     result.stdout.fnmatch_lines(
         [
             "  expectedPass  expected 1",
-            "                actual   true  (expected is the number 1; write true)",
+            "                actual   true  (expected is 1 (a number); write true, not 1)",
             '  coherent      expected "true"',
-            '                actual   true  (expected is the string "true"; write true without quotes)',
+            '                actual   true  (expected is "true" (a string); write true without quotes)',
         ],
         consecutive=True,
     )
@@ -238,7 +238,7 @@ cases:
     result.stdout.fnmatch_lines(
         [
             "r.rubric.yaml:9: 'input-not-mapping' cannot be evaluated",
-            "  r.rubric.yaml:10:12: 'input' must be a mapping (the evaluator's input), not a list; "
+            "  r.rubric.yaml:10:12: 'input' must be a mapping (the evaluator's input), not [[]1, 2[]] (a list); "
             "write 'input:' followed by indented keys, or {...}",
         ],
         consecutive=True,

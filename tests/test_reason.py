@@ -106,6 +106,26 @@ def test_rubric_input_error_is_a_value_error() -> None:
     assert issubclass(RubricInputError, ValueError)
 
 
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        (
+            " False ",
+            'fields.source is " False " (a string), not a boolean; write false without quotes',
+        ),
+        (1, "fields.source is 1 (a number), not a boolean; write true, not 1"),
+        (0.0, "fields.source is 0.0 (a number), not a boolean; write false, not 0.0"),
+        (2, "fields.source is 2 (a number), not a boolean"),
+        ("yes", 'fields.source is "yes" (a string), not a boolean'),
+        (None, "fields.source is empty (null), not a boolean"),
+    ],
+)
+def test_a_value_that_is_almost_a_boolean_gets_the_fix_and_others_do_not(
+    value: Any, hint: str
+) -> None:
+    assert explain_reason(record(source=value)).problem == hint
+
+
 def test_the_evidence_names_the_value_that_made_a_record_invalid() -> None:
     evidence = explain_reason(record(source="true"))
     assert (

@@ -68,8 +68,8 @@ CASE_RULES = [
     (
         "expected-not-a-mapping",
         "  - id: scalar-expected\n    input: {rows: []}\n    expected: review-label\n",
-        "  c.rubric.yaml:8:15: 'expected' must be a mapping (the exact expected answer), not the text "
-        "'review-label'; write 'expected:' followed by indented keys, or {...}",
+        "  c.rubric.yaml:8:15: 'expected' must be a mapping (the exact expected answer), not "
+        "\"review-label\" (a string); write 'expected:' followed by indented keys, or {...}",
     ),
     (
         "id-with-double-colon",
@@ -97,7 +97,7 @@ CASE_RULES = [
     (
         "numeric-id",
         "  - id: 7\n    input: {}\n    expected: {}\n",
-        "  c.rubric.yaml:6:9: a case id must be text, not the number 7; write id: '7'",
+        "  c.rubric.yaml:6:9: a case id must be text, not 7 (a number); write id: '7'",
     ),
     (
         "repeated-id",
@@ -181,7 +181,7 @@ FILE_RULES = [
     (
         "cases-not-a-list",
         b"evaluator: reason\ncases: {id: a}\n",
-        "c.rubric.yaml:2:8: 'cases' must be a list of cases, not a mapping; "
+        'c.rubric.yaml:2:8: \'cases\' must be a list of cases, not {"id": "a"} (a mapping); '
         "write each case as an item starting with '- id: ...'",
     ),
     (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_rubric.jsonvalues import JSON, describe, int_text, kind_of
+from pytest_rubric.jsonvalues import JSON, boolean_slip, describe, int_text, kind_of
 from pytest_rubric.registry import Evidence
 
 __all__ = [
@@ -38,8 +38,5 @@ def _utf16(text: str) -> bytes:
 def not_boolean(where: str, value: object) -> str:
     """Say that ``value`` at ``where`` is not a boolean, with the fix for a classic slip."""
     message = f"{where} is {describe(value)}, not a boolean"
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        message += f"; write {value.strip().lower()} without quotes"
-    elif isinstance(value, int) and not is_bool(value) and value in (0, 1):
-        message += f"; write {'true' if value else 'false'}, not {value}"
-    return message
+    slip = boolean_slip(value)
+    return message if slip is None else f"{message}; {slip[1]}"
