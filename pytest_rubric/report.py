@@ -18,7 +18,7 @@ from pytest_rubric.registry import Evaluator, Evidence
 
 def shown(value: object) -> str:
     """A value in a message: JSON text, or ``(absent)`` for a key one side lacks."""
-    return "(absent)" if value is MISSING else show(value)
+    return repr(MISSING) if value is MISSING else show(value)
 
 
 def case_name(outcome: CaseOutcome) -> str:
