@@ -33,7 +33,7 @@ from pytest_rubric import builtin, hookspecs
 from pytest_rubric.errors import RegistrationError
 from pytest_rubric.registry import Evaluator, Registry, show_object
 
-ENTRY_POINT_GROUP = "pytest_rubric"
+ENTRY_POINT_GROUP = hookspecs.ENTRY_POINT_GROUP
 BUILTIN_SOURCE = "pytest-rubric (built-in)"
 HOOK = "rubric_evaluators"
 _EXAMPLE = "return [Evaluator(name=..., description=..., evaluate=...)]"
@@ -74,11 +74,9 @@ class EvaluatorDiscovery:
 
     def offer(self, plugin: object) -> None:
         """Take ``plugin``'s evaluators if it implements a ``rubric_*`` hook. Never raises."""
+        if not hookspecs.implements_a_hook(plugin):
+            return
         try:
-            # Look at names only: touching arbitrary attributes of pytest's plugin
-            # objects can have side effects.
-            if not any(name.startswith("rubric_") for name in dir(plugin)):
-                return
             if self.manager.is_registered(plugin):
                 return
             origin = getattr(plugin, "__file__", None)
