@@ -29,7 +29,10 @@ from pathlib import Path
 
 import pluggy
 
-from pytest_rubric import builtin, hookspecs
+# Not 'from pytest_rubric import builtin': that form takes the package's attribute as it
+# is, which names a module pytester's in-process runs may have dropped since.
+import pytest_rubric.builtin as builtin
+from pytest_rubric import hookspecs
 from pytest_rubric.errors import RegistrationError
 from pytest_rubric.registry import Evaluator, Registry, show_object
 

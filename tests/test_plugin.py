@@ -367,6 +367,30 @@ def test_a_case_file_imports_the_rest_where_it_is_collected(pytester: pytest.Pyt
     result.stdout.fnmatch_lines(["loaded: *pytest_rubric.loader*yaml*"])
 
 
+def test_in_process_pytester_runs_one_after_another_each_load_the_plugin_afresh(
+    pytester: pytest.Pytester,
+) -> None:
+    # pytester's in-process runs drop the modules imported during a run, which are all
+    # of ours but the options once imports are lazy; a plugin author's tests run so.
+    pytester.makepyfile(
+        test_author=f"""
+pytest_plugins = ["pytester"]
+CASES = {REASON_FILE!r}
+
+
+def test_twice(pytester):
+    pytester.makefile(".rubric.yaml", seeds=CASES)
+    pytester.makefile(".rubric.yml", broken="evaluator: reason\\ncases: [\\n")
+    for _ in range(3):
+        result = pytester.runpytest("-p", "no:cacheprovider", "--continue-on-collection-errors")
+        result.assert_outcomes(passed=2, errors=1)
+        result.stdout.fnmatch_lines(["*broken.rubric.yml:3:1: invalid YAML*"])
+"""
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
 def test_other_yaml_files_are_left_alone(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", config="evaluator: reason\ncases: [oops]\n")
     pytester.makefile(".rubric.yaml.bak", old="not: yaml: at all:\n")
