@@ -167,11 +167,11 @@ class RubricRun:
         except Exception as exc:
             self.write_error = f"the rubric report was not made: {type(exc).__name__}: {exc}"
             data = None
-        from pytest_rubric.jsonreport import write_atomically, write_text_atomically
+        from pytest_rubric.jsonreport import write_report, write_text_atomically
 
         if data is not None and self.report_path is not None:
             path = Path(self.report_path)
-            self._write("the rubric report", lambda: write_atomically(path, data))
+            self._write("the rubric report", lambda: write_report(path, data))
         if data is not None and html_path is not None:
             from pytest_rubric.htmlpage import review_page
 
