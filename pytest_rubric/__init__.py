@@ -5,17 +5,16 @@ The evaluators are plain functions and can be used without pytest.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
-from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
-from pytest_rubric.hookspecs import hookimpl
-from pytest_rubric.registry import Evaluator, Summary
+if TYPE_CHECKING:
+    from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
+    from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
+    from pytest_rubric.hookspecs import hookimpl
+    from pytest_rubric.registry import Evaluator, Summary
 
-try:
-    __version__ = version("pytest-rubric")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+    __version__: str
 
 __all__ = [
     "CaseFileError",
@@ -28,3 +27,39 @@ __all__ = [
     "evaluate_reason",
     "hookimpl",
 ]
+
+# pytest imports this package for its plugin in every run, most of which collect no
+# case file: the public names are imported when first used (PEP 562).
+_HOMES = {
+    "CaseFileError": "pytest_rubric.errors",
+    "Evaluator": "pytest_rubric.registry",
+    "Evidence": "pytest_rubric.evaluators",
+    "RubricConfigError": "pytest_rubric.errors",
+    "RubricInputError": "pytest_rubric.errors",
+    "Summary": "pytest_rubric.registry",
+    "evaluate_agreement": "pytest_rubric.evaluators",
+    "evaluate_reason": "pytest_rubric.evaluators",
+    "hookimpl": "pytest_rubric.hookspecs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("pytest-rubric")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Not kept here: pytester's in-process runs drop modules imported during a run, and
+    # a class kept from a dropped module would no longer be the one the plugin checks for.
+    return getattr(importlib.import_module(home), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "__version__"})

@@ -16,14 +16,10 @@ from typing import NoReturn
 from pytest_rubric import __version__
 from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.htmlpage import review_page
-from pytest_rubric.jsonreport import (
-    COUNT_NAMES,
-    path_problem,
-    write_atomically,
-    write_text_atomically,
-)
+from pytest_rubric.jsonreport import COUNT_NAMES, write_report, write_text_atomically
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.merge import MergeRefused, ShardReport, merge, parse
+from pytest_rubric.options import path_problem
 
 USAGE_ERROR = 2
 
@@ -148,7 +144,7 @@ def _merge(output: str, names: list[str], prog: str) -> int:
     )
     try:
         merged = merge(reports, __version__)
-        write_atomically(Path(output), merged, what="the merged report")
+        write_report(Path(output), merged, what="the merged report")
     except MergeRefused as exc:
         raise _Stop(f"merge refused: {exc}") from None
     except ReportWriteError as exc:

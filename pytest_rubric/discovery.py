@@ -29,11 +29,14 @@ from pathlib import Path
 
 import pluggy
 
-from pytest_rubric import builtin, hookspecs
+# Not 'from pytest_rubric import builtin': that form takes the package's attribute as it
+# is, which names a module pytester's in-process runs may have dropped since.
+import pytest_rubric.builtin as builtin
+from pytest_rubric import hookspecs
 from pytest_rubric.errors import RegistrationError
 from pytest_rubric.registry import Evaluator, Registry, show_object
 
-ENTRY_POINT_GROUP = "pytest_rubric"
+ENTRY_POINT_GROUP = hookspecs.ENTRY_POINT_GROUP
 BUILTIN_SOURCE = "pytest-rubric (built-in)"
 HOOK = "rubric_evaluators"
 _EXAMPLE = "return [Evaluator(name=..., description=..., evaluate=...)]"
@@ -74,11 +77,9 @@ class EvaluatorDiscovery:
 
     def offer(self, plugin: object) -> None:
         """Take ``plugin``'s evaluators if it implements a ``rubric_*`` hook. Never raises."""
+        if not hookspecs.implements_a_hook(plugin):
+            return
         try:
-            # Look at names only: touching arbitrary attributes of pytest's plugin
-            # objects can have side effects.
-            if not any(name.startswith("rubric_") for name in dir(plugin)):
-                return
             if self.manager.is_registered(plugin):
                 return
             origin = getattr(plugin, "__file__", None)

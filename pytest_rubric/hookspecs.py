@@ -16,9 +16,23 @@ if TYPE_CHECKING:
     from pytest_rubric.registry import Evaluator
 
 PROJECT = "pytest_rubric"
+#: The entry-point group under which installed packages register hook modules.
+ENTRY_POINT_GROUP = "pytest_rubric"
 hookspec = pluggy.HookspecMarker(PROJECT)
 #: Marks a function as an implementation of a pytest-rubric hook.
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+def implements_a_hook(plugin: object) -> bool:
+    """Whether ``plugin`` has a name like a pytest-rubric hook's. Never raises.
+
+    Looks at names only: touching arbitrary attributes of pytest's plugin objects
+    can have side effects.
+    """
+    try:
+        return any(name.startswith("rubric_") for name in dir(plugin))
+    except Exception:  # a plugin object whose dir() raises is none of ours
+        return False
 
 
 @hookspec

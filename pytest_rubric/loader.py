@@ -21,11 +21,12 @@ from pytest_rubric.jsonvalues import describe, escape_controls, int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks
+from pytest_rubric.options import SUFFIXES as SUFFIXES
+from pytest_rubric.options import is_case_file as is_case_file
 from pytest_rubric.yamlstrict import PARSER, Document, Position, Problem, Spans, StrictYAMLError
 from pytest_rubric.yamlstrict import decode as decode_text
 from pytest_rubric.yamlstrict import load as load_yaml
 
-SUFFIXES = (".rubric.yaml", ".rubric.yml")
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS = ("id", "note", "input", "input_file", "expected", *MARK_KEYS)
 #: Characters that would break a pytest node ID or a terminal line.
@@ -44,10 +45,6 @@ _FORBIDDEN_ID_PARTS = (
     "\u2028",
     "\u2029",
 )
-
-
-def is_case_file(path: Path) -> bool:
-    return path.name.endswith(SUFFIXES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from pytest_rubric.compare import differences
 from pytest_rubric.jsonvalues import JSON
-from pytest_rubric.loader import Case
-from pytest_rubric.registry import Evidence
+
+if TYPE_CHECKING:
+    from pytest_rubric.loader import Case
+    from pytest_rubric.registry import Evidence
 
 #: Every way a case can end. The first three are decided by running the case;
 #: the others are pytest's, when a mark or another plugin decides instead.

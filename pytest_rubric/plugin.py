@@ -3,32 +3,35 @@
 The work is elsewhere: :mod:`pytest_rubric.items` (case files and cases as
 pytest nodes), :mod:`pytest_rubric.results` (records, summary, report) and
 :mod:`pytest_rubric.runner` (running one case, without pytest).
+
+Until a case file is collected, a run pays for the options and a look at each
+file's suffix only: the loader, YAML, the evaluators and their discovery are
+imported where first needed (``tests/test_plugin.py`` checks that a run of plain
+test modules imports none of them).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_rubric.discovery import EvaluatorDiscovery
-from pytest_rubric.errors import RegistrationError, ReportWriteError
-from pytest_rubric.items import RubricFile
-from pytest_rubric.jsonreport import (
+from pytest_rubric.options import (
     DEFAULT_REVIEW_ROWS,
     html_path,
+    is_case_file,
     report_path,
     review_rows,
-    write_atomically,
+    schema_path,
+    update_mode,
 )
-from pytest_rubric.loader import is_case_file
-from pytest_rubric.report import format_evaluators
 from pytest_rubric.results import register
-from pytest_rubric.schema import AnswerSchemaError, describe, project_schema, schema_path
-from pytest_rubric.state import discovery_key, discovery_of
-from pytest_rubric.updating import refuse_in_ci, update_mode
-from pytest_rubric.updating import register as register_update
+from pytest_rubric.state import PluginFeed, discovery_of, feed_key
+
+if TYPE_CHECKING:
+    from pytest_rubric.items import RubricFile
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -114,6 +117,9 @@ def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
 
 
 def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
+    from pytest_rubric.errors import RegistrationError
+    from pytest_rubric.report import format_evaluators
+
     session.perform_collect()
     try:
         entries = discovery_of(config).entries()
@@ -127,6 +133,10 @@ def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
 
 
 def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
+    from pytest_rubric.errors import RegistrationError, ReportWriteError
+    from pytest_rubric.jsonreport import write_atomically
+    from pytest_rubric.schema import AnswerSchemaError, describe, project_schema
+
     session.perform_collect()  # conftest evaluators are found as collection reaches them
     path = config.option.rubric_schema
     try:
@@ -142,29 +152,29 @@ def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
-    discovery = EvaluatorDiscovery(config.rootpath)
-    config.stash[discovery_key] = discovery
-    config.pluginmanager.register(_PluginFeed(discovery), "rubric-plugin-feed")
+    if config.option.rubric_update is not None:
+        from pytest_rubric.updating import refuse_in_ci
+
+        refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
+    feed = PluginFeed(config.rootpath)
+    config.stash[feed_key] = feed
+    config.pluginmanager.register(feed, "rubric-plugin-feed")
     # Plugins, entry points and the conftests loaded so far are known now: a broken
     # one stops the run before collection (conftests found later fail their case files).
-    problems = discovery.problems()
-    if problems:
-        raise pytest.UsageError("\n".join(problems))
-    register_update(config, register(config))
+    if feed.needed():
+        problems = feed.discovery().problems()
+        if problems:
+            raise pytest.UsageError("\n".join(problems))
+    run = register(config)
+    if config.option.rubric_update is not None:
+        from pytest_rubric.updating import register as register_update
 
-
-class _PluginFeed:
-    """Offers every plugin pytest registers (conftests too) to the evaluator hooks."""
-
-    def __init__(self, discovery: EvaluatorDiscovery) -> None:
-        self.discovery = discovery
-
-    def pytest_plugin_registered(self, plugin: object) -> None:
-        self.discovery.offer(plugin)
+        register_update(config, run)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile | None:
     if is_case_file(file_path):
+        from pytest_rubric.items import RubricFile
+
         return RubricFile.from_parent(parent, path=file_path)
     return None

@@ -2,6 +2,9 @@
 record per case (a pytest-xdist controller receives its workers' reports here
 too), then summarised in the terminal and written to ``--rubric-report``.
 
+Until a case file is collected (a pytest-xdist controller: until a case's report
+arrives) the hooks here return at once, importing nothing more.
+
 Nothing here may raise into pytest: under pytest-xdist a worker's internal error
 ends as exit 0, so a hook that raised could turn a failing case into a pass.
 Every hook body is guarded, and a case whose record cannot be made fails.
@@ -10,29 +13,20 @@ Every hook body is guarded, and a case whose record cannot be made fails.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Generator
+import sys
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rubric import __version__
 from pytest_rubric.errors import ReportWriteError
-from pytest_rubric.htmlpage import review_page
-from pytest_rubric.items import REPORT_DOMAIN, RubricItem
-from pytest_rubric.jsonreport import document, write_atomically, write_text_atomically
-from pytest_rubric.jsonvalues import escape_controls
-from pytest_rubric.outcome import CASE_ERROR
-from pytest_rubric.payloads import lost, payload_of, unrecorded
-from pytest_rubric.records import (
-    Payload,
-    ShardRecord,
-    SuiteRecord,
-    stopped,
-    suite_record,
-)
+from pytest_rubric.options import SUFFIXES
 from pytest_rubric.state import wants_input_copy
-from pytest_rubric.summary import summary_lines
+
+if TYPE_CHECKING:
+    from pytest_rubric.items import RubricItem
+    from pytest_rubric.records import Payload, ShardRecord, SuiteRecord
 
 #: The key of the suite a pytest-xdist worker collected, in its ``workeroutput``.
 _WORKER_SUITE = "rubric_suite"
@@ -63,7 +57,7 @@ class RubricRun:
         # Before every other plugin's turn: -k, -m, --deselect, --lf, pytest-split
         # and pytest-shard all deselect inside this hook.
         try:
-            self._collected = [item.nodeid for item in items if isinstance(item, RubricItem)]
+            self._collected = [item.nodeid for item in _rubric_items(items)]
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
         return (yield)
@@ -71,8 +65,12 @@ class RubricRun:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if self._collected is None:
             return
+        if not self._collected and self.report_path is None and not self.config.option.rubric_html:
+            return  # no case was collected, and no report or page says so
         try:
-            selected = sum(isinstance(item, RubricItem) for item in session.items)
+            from pytest_rubric.records import suite_record
+
+            selected = len(_rubric_items(session.items))
             self.suite = suite_record(self._collected, selected)
             if self.is_worker:  # sent to the controller when the worker finishes
                 self.config.workeroutput[_WORKER_SUITE] = self.suite  # type: ignore[attr-defined]
@@ -97,7 +95,10 @@ class RubricRun:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
-        if isinstance(item, RubricItem):
+        kind = _rubric_item_type()
+        if kind is not None and isinstance(item, kind):
+            from pytest_rubric.payloads import payload_of, unrecorded
+
             try:
                 payload = payload_of(item, report, full=wants_input_copy(self.config))
             except KeyboardInterrupt:
@@ -123,14 +124,23 @@ class RubricRun:
             self.cases.pop(report.nodeid, None)
         payload: Payload | None = getattr(report, "rubric", None)
         if payload is None:
-            payload = lost(report) if report.nodeid not in self.cases else None
+            path, sep, _ = report.nodeid.partition("::")
+            if not (report.failed and sep and path.endswith(SUFFIXES)):
+                return  # not a case whose run was lost (pytest-xdist)
+            if report.nodeid in self.cases:
+                return
+            from pytest_rubric.payloads import lost
+
+            payload = lost(report)
         if payload is None:
             return
         record = payload["record"]
         known = self.cases.get(report.nodeid)
         if report.when == "teardown" and known is not None:
             # The case ran; its teardown failing makes it a case error too.
-            merged = stopped(known["record"], CASE_ERROR, record.get("problems", [""])[-1])
+            from pytest_rubric.records import stopped
+
+            merged = stopped(known["record"], "case-error", record.get("problems", [""])[-1])
             self.cases[report.nodeid] = {"record": merged, "summary": known["summary"]}
             return
         record["duration"] = round(report.duration, 6)
@@ -144,6 +154,9 @@ class RubricRun:
         if options.collectonly or options.rubric_evaluators:
             return  # nothing ran: keep the report of the last run that did
         try:
+            from pytest_rubric import __version__
+            from pytest_rubric.jsonreport import document
+
             data = document(
                 (payload["record"] for payload in self.cases.values()),
                 int(session.exitstatus),
@@ -154,10 +167,14 @@ class RubricRun:
         except Exception as exc:
             self.write_error = f"the rubric report was not made: {type(exc).__name__}: {exc}"
             data = None
+        from pytest_rubric.jsonreport import write_report, write_text_atomically
+
         if data is not None and self.report_path is not None:
             path = Path(self.report_path)
-            self._write("the rubric report", lambda: write_atomically(path, data))
+            self._write("the rubric report", lambda: write_report(path, data))
         if data is not None and html_path is not None:
+            from pytest_rubric.htmlpage import review_page
+
             self._write(
                 "the rubric review page",
                 lambda: write_text_atomically(
@@ -188,6 +205,11 @@ class RubricRun:
             terminalreporter.write_line(f"rubric summary could not be shown: {type(exc).__name__}")
 
     def _summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.cases and not self.hook_errors and self.write_error is None:
+            return
+        from pytest_rubric.jsonvalues import escape_controls
+        from pytest_rubric.summary import summary_lines
+
         brief = terminalreporter.verbosity <= -2
         if self.cases:
             lines = summary_lines(list(self.cases.values()), self.report_path, brief=brief)
@@ -214,9 +236,13 @@ class RubricRun:
 
     def _hide_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
         quiet = terminalreporter.stats.get("")
-        if quiet:
+        if quiet and self.cases:
+            from pytest_rubric.items import REPORT_DOMAIN
+
             self._hidden = quiet
-            terminalreporter.stats[""] = [r for r in quiet if not _is_silent_rubric_phase(r)]
+            terminalreporter.stats[""] = [
+                r for r in quiet if not _is_silent_rubric_phase(r, REPORT_DOMAIN)
+            ]
 
     def _restore_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self._hidden is not None:
@@ -281,10 +307,23 @@ def _positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def _is_silent_rubric_phase(report: Any) -> bool:
+def _rubric_item_type() -> type[RubricItem] | None:
+    """The class of rubric cases, if any can exist: not before the first case file is
+    collected, which imports :mod:`pytest_rubric.items` (until then, nothing is asked)."""
+    module = sys.modules.get("pytest_rubric.items")
+    return None if module is None else module.RubricItem
+
+
+def _rubric_items(items: Iterable[pytest.Item]) -> list[RubricItem]:
+    """The rubric cases among ``items``."""
+    kind = _rubric_item_type()
+    return [] if kind is None else [item for item in items if isinstance(item, kind)]
+
+
+def _is_silent_rubric_phase(report: Any, domain: str) -> bool:
     location = getattr(report, "location", None)
     return (
         not getattr(report, "sections", True)
         and location is not None
-        and location[2].startswith(REPORT_DOMAIN)
+        and location[2].startswith(domain)
     )

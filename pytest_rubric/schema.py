@@ -9,14 +9,12 @@ This module does not import pytest.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
 
-from pytest_rubric.jsonreport import path_problem
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.registry import Evaluator
 
@@ -35,14 +33,6 @@ def shipped() -> dict[str, Any]:
     text = resources.files("pytest_rubric").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
-
-
-def schema_path(value: str) -> str:
-    """``--rubric-schema``'s ``type=``: a path that can be written, checked before collection."""
-    problem = path_problem(value, "--rubric-schema", ".rubric-schema.json")
-    if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
-    return value
 
 
 def project_schema(entries: Iterable[tuple[Evaluator, str]]) -> dict[str, Any]:

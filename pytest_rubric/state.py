@@ -2,16 +2,78 @@
 
 from __future__ import annotations
 
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 
-from pytest_rubric.discovery import EvaluatorDiscovery
+from pytest_rubric.hookspecs import ENTRY_POINT_GROUP, implements_a_hook
 
-discovery_key = pytest.StashKey[EvaluatorDiscovery]()
+if TYPE_CHECKING:
+    from pytest_rubric.discovery import EvaluatorDiscovery
+
+
+class PluginFeed:
+    """Offers every plugin pytest registers (conftests too) to the evaluator hooks.
+
+    The discovery of evaluators (its plugin manager, the built-in evaluators, the
+    entry-point modules) is made when first asked for, and handed the plugins
+    offered so far in their order: a run that collects no case file and has no
+    plugin implementing a ``rubric_*`` hook never makes it.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._discovery: EvaluatorDiscovery | None = None
+        self._waiting: list[object] = []  # offered before the discovery was made
+
+    def pytest_plugin_registered(self, plugin: object) -> None:
+        if self._discovery is not None:
+            self._discovery.offer(plugin)
+        elif implements_a_hook(plugin):  # the discovery looks at nothing else
+            self._waiting.append(plugin)
+
+    def needed(self) -> bool:
+        """Whether a plugin offered so far, or an installed package, implements a hook
+        (whose problems stop the run before collection)."""
+        return bool(self._waiting) or _entry_points_may_exist()
+
+    def discovery(self) -> EvaluatorDiscovery:
+        if self._discovery is None:
+            from pytest_rubric.discovery import EvaluatorDiscovery
+
+            discovery = EvaluatorDiscovery(self.root)
+            for plugin in self._waiting:
+                discovery.offer(plugin)
+            self._waiting.clear()
+            self._discovery = discovery
+        return self._discovery
+
+
+def _entry_points_may_exist() -> bool:
+    """Whether an installed distribution may declare the entry-point group: a look at the
+    raw text of each ``entry_points.txt``, several times cheaper than parsing them all.
+    ``importlib.metadata`` reads a group from a line that starts with ``[`` once stripped
+    and names it once its brackets are stripped, so every such line holds ``[`` and the
+    name. A false alarm only costs the full look (:class:`EvaluatorDiscovery` does it)."""
+    header = f"[{ENTRY_POINT_GROUP}"
+    try:
+        for dist in metadata.distributions():
+            text = dist.read_text("entry_points.txt")
+            if text and header in text:
+                return True
+    except Exception:  # whatever the full look would meet, let it meet it
+        return True
+    return False
+
+
+feed_key = pytest.StashKey[PluginFeed]()
 
 
 def discovery_of(config: pytest.Config) -> EvaluatorDiscovery:
-    """Where this run's evaluators come from (set up in ``pytest_configure``)."""
-    return config.stash[discovery_key]
+    """Where this run's evaluators come from (made when first needed)."""
+    return config.stash[feed_key].discovery()
 
 
 def wants_input_copy(config: pytest.Config) -> bool:

@@ -11,7 +11,6 @@ the run fails.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import difflib
@@ -35,7 +34,6 @@ from pytest_rubric.update import UpdateRefused, Write, rewrite
 if TYPE_CHECKING:
     from pytest_rubric.results import RubricRun
 
-MODES = ("new", "all")
 #: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
 CI_VARIABLES = (
     "GITHUB_ACTIONS",
@@ -45,16 +43,6 @@ CI_VARIABLES = (
     "JENKINS_URL",
     "TEAMCITY_VERSION",
 )
-
-
-def update_mode(value: str) -> str:
-    """``--rubric-update``'s ``type=``."""
-    if value not in MODES:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not an update mode; write --rubric-update=new (fill missing "
-            "expected answers) or --rubric-update=all (also rewrite mismatching ones)"
-        )
-    return value
 
 
 def ci_variable(environ: Mapping[str, str]) -> str | None:

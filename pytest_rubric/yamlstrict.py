@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from yaml import events
 
 from pytest_rubric.jsonvalues import int_text
 
@@ -166,7 +165,33 @@ def load(text: str, parser: type[Any] = PARSER) -> Document:
     try:
         loader = parser(text)
         builder.run(loader)
-    except yaml.MarkedYAMLError as exc:
+    except Exception as exc:
+        kind = _yaml_error_kind(exc)
+        if kind is None:
+            raise
+        raise _strict_error(exc, kind, text, parser) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
+
+
+def _yaml_error_kind(exc: Exception) -> str | None:
+    """``marked``, ``reader`` or ``other`` for PyYAML's errors; ``None`` for the rest.
+
+    Told by class name, as events are (see :data:`_EVENT_KINDS`): a PyYAML imported
+    anew raises the libyaml extension's first classes.
+    """
+    names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.startswith("yaml.")}
+    if "MarkedYAMLError" in names:
+        return "marked"
+    if "ReaderError" in names:
+        return "reader"
+    return "other" if "YAMLError" in names else None
+
+
+def _strict_error(exc: Any, kind: str, text: str, parser: type[Any]) -> StrictYAMLError:
+    if kind == "marked":
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = exc.problem or exc.context or "cannot be parsed"
@@ -175,28 +200,23 @@ def load(text: str, parser: type[Any] = PARSER) -> Document:
             # points at it. Both parsers give the same position, the escape's start.
             col = max(col - 1, 1)
         if "maximum nesting depth" in what:  # libyaml's own limit, met while scanning ahead
-            raise StrictYAMLError(line, col, _TOO_DEEP) from None
-        raise StrictYAMLError(
+            return StrictYAMLError(line, col, _TOO_DEEP)
+        return StrictYAMLError(
             line, col, f"invalid YAML: {what}; check the indentation and quoting here"
-        ) from None
-    except yaml.reader.ReaderError as exc:
+        )
+    if kind == "reader":
         index = exc.position
         if _is_libyaml(parser):
             # libyaml reads the text as UTF-8 and reports a byte offset into it.
             index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
         line, col = _line_col(text, index)
-        raise StrictYAMLError(
+        return StrictYAMLError(
             line,
             col,
             f"character U+{exc.character:04X} is not allowed in YAML; remove it or write it "
             f"as an escape (\\u{exc.character:04x}) inside double quotes",
-        ) from None
-    except yaml.YAMLError as exc:
-        raise StrictYAMLError(1, 1, f"invalid YAML: {exc}") from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-    return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
+        )
+    return StrictYAMLError(1, 1, f"invalid YAML: {exc}")
 
 
 _AFTER_BACKSLASH = ("found unknown escape character", "expected URI escape sequence")
@@ -205,6 +225,31 @@ _AFTER_BACKSLASH = ("found unknown escape character", "expected URI escape seque
 def _is_libyaml(parser: type[Any]) -> bool:
     # PyYAML's own parsers read through its Python Reader; libyaml's do not.
     return not issubclass(parser, yaml.reader.Reader)
+
+
+# Events are told apart by class name, each class's kind remembered by the class itself.
+# pytester's in-process runs drop modules imported during a run from sys.modules; a
+# PyYAML imported anew then has new Python event classes while the libyaml extension,
+# which cannot be loaded twice, keeps emitting its first ones.
+_SCALAR, _ALIAS, _MAPPING_START, _SEQUENCE_START = 1, 2, 3, 4
+_MAPPING_END, _SEQUENCE_END, _DOCUMENT_START, _STREAM_END, _OTHER = 5, 6, 7, 8, 0
+_KIND_BY_NAME = {
+    "ScalarEvent": _SCALAR,
+    "AliasEvent": _ALIAS,
+    "MappingStartEvent": _MAPPING_START,
+    "SequenceStartEvent": _SEQUENCE_START,
+    "MappingEndEvent": _MAPPING_END,
+    "SequenceEndEvent": _SEQUENCE_END,
+    "DocumentStartEvent": _DOCUMENT_START,
+    "StreamEndEvent": _STREAM_END,
+}
+_EVENT_KINDS: dict[type, int] = {}
+
+
+def _event_kind(cls: type) -> int:
+    kind = _KIND_BY_NAME.get(cls.__name__, _OTHER) if cls.__module__ == "yaml.events" else _OTHER
+    _EVENT_KINDS[cls] = kind
+    return kind
 
 
 class _Frame:
@@ -245,14 +290,17 @@ class _Builder:
 
     def run(self, loader: Any) -> None:
         get_event = loader.get_event
-        scalar, alias = events.ScalarEvent, events.AliasEvent
-        map_start, seq_start = events.MappingStartEvent, events.SequenceStartEvent
-        map_end, seq_end = events.MappingEndEvent, events.SequenceEndEvent
-        doc_start, stream_end = events.DocumentStartEvent, events.StreamEndEvent
+        kinds = _EVENT_KINDS
+        scalar, alias = _SCALAR, _ALIAS
+        map_start, seq_start = _MAPPING_START, _SEQUENCE_START
+        map_end, seq_end = _MAPPING_END, _SEQUENCE_END
+        doc_start, stream_end = _DOCUMENT_START, _STREAM_END
         documents = 0
         while True:
             event = get_event()
-            kind = type(event)
+            kind = kinds.get(type(event))
+            if kind is None:
+                kind = _event_kind(type(event))
             mark = event.start_mark
             pos = (mark.line + 1, mark.column + 1)
             if kind is scalar:

@@ -331,6 +331,66 @@ def test_the_plugin_is_the_entry_point_named_rubric_and_can_be_disabled(
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
 
 
+LOADED_PROBE = """
+import sys
+
+
+def pytest_sessionfinish(session):
+    ours = sorted(name for name in sys.modules if name.split(".")[0] in ("pytest_rubric", "yaml", "_yaml"))
+    sys.stdout.write("\\nloaded: " + " ".join(ours) + "\\n")
+"""
+#: All a run imports of pytest-rubric until a case file is collected: its options, a
+#: look at file suffixes, and hooks that return at once. No yaml, loader, evaluator,
+#: evaluator discovery, report or summary.
+UNUSED_PLUGIN = (
+    "pytest_rubric pytest_rubric.errors pytest_rubric.hookspecs pytest_rubric.options "
+    "pytest_rubric.plugin pytest_rubric.results pytest_rubric.state"
+)
+
+
+def test_a_run_of_plain_test_modules_imports_nothing_more_of_the_plugin(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(LOADED_PROBE)
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    pytester.makefile(".yaml", config="evaluator: reason\ncases: []\n")
+    result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"loaded: {UNUSED_PLUGIN}"])
+
+
+def test_a_case_file_imports_the_rest_where_it_is_collected(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(LOADED_PROBE)
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["loaded: *pytest_rubric.loader*yaml*"])
+
+
+def test_in_process_pytester_runs_one_after_another_each_load_the_plugin_afresh(
+    pytester: pytest.Pytester,
+) -> None:
+    # pytester's in-process runs drop the modules imported during a run, which are all
+    # of ours but the options once imports are lazy; a plugin author's tests run so.
+    pytester.makepyfile(
+        test_author=f"""
+pytest_plugins = ["pytester"]
+CASES = {REASON_FILE!r}
+
+
+def test_twice(pytester):
+    pytester.makefile(".rubric.yaml", seeds=CASES)
+    pytester.makefile(".rubric.yml", broken="evaluator: reason\\ncases: [\\n")
+    for _ in range(3):
+        result = pytester.runpytest("-p", "no:cacheprovider", "--continue-on-collection-errors")
+        result.assert_outcomes(passed=2, errors=1)
+        result.stdout.fnmatch_lines(["*broken.rubric.yml:3:1: invalid YAML*"])
+"""
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
 def test_other_yaml_files_are_left_alone(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", config="evaluator: reason\ncases: [oops]\n")
     pytester.makefile(".rubric.yaml.bak", old="not: yaml: at all:\n")
