@@ -248,7 +248,7 @@ def test_a_three_field_rubric_block_has_the_seed_semantics(
         (
             "rubric: [title, source]",
             "c.rubric.yaml:2:9: 'rubric' must be a mapping that configures the evaluator, "
-            'not [[]"title", "source"[]] (a list); '
+            'not ["title", "source"] (a list); '
             "write e.g. 'rubric: {required: [title, source, author]}'",
         ),
     ],
