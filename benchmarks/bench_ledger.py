@@ -9,11 +9,15 @@ time and peak RSS (``ru_maxrss``):
 - ``stream``:     pytest-rubric's path for ``input_file: ledger.jsonl``: its row
   reader and the agreement tally, all checks included;
 - ``pytest``:     a whole ``pytest`` run of one case with that ``input_file``;
+- ``reported``:   the same run with ``--rubric-report`` and ``--rubric-html``: the
+  ledger is read a second time for its disagreement rows to review (at most 1,000
+  kept, the rest counted), so this shows what that second pass costs;
 - ``load-all``:   for memory only: ``json.loads`` every line into a list first, as an
   evaluator that needs the parsed ledger in memory would.
 
-It prints the medians, the ratio stream/floor (target: within 2x) and the peak RSS
-of each, which shows memory following the distinct IDs rather than the parsed rows.
+It prints the medians, the ratio stream/floor (target: within 2x), reported/pytest
+(the review pass) and the peak RSS of each, which shows memory following the
+distinct IDs rather than the parsed rows.
 """
 
 from __future__ import annotations
@@ -99,7 +103,9 @@ def main() -> None:
             + json.dumps(cells)
             + f", agreement: {agreement}, total: {options.rows}, disagreements: []}}\n"
         )
-        runs: dict[str, list[tuple[float, int]]] = {name: [] for name in (*PROBES, "pytest")}
+        runs: dict[str, list[tuple[float, int]]] = {
+            name: [] for name in (*PROBES, "pytest", "reported")
+        }
         for _ in range(options.repeats):
             for name, probe in PROBES.items():
                 code = textwrap.dedent(probe) + RSS
@@ -108,10 +114,14 @@ def main() -> None:
             # mismatches; the run still evaluates every row and reports the mismatch.
             pytest_code = (
                 "import sys, pytest\n"
-                "code = pytest.main(['-q', '-p', 'no:cacheprovider', '--tb=no', sys.argv[1]])\n"
+                "code = pytest.main(['-q', '-p', 'no:cacheprovider', '--tb=no', *sys.argv[1:]])\n"
                 "assert code in (0, 1), code\n" + RSS
             )
             runs["pytest"].append(measure([sys.executable, "-c", pytest_code, str(work)], work))
+            report = ["--rubric-report=report.json", "--rubric-html=review.html"]
+            runs["reported"].append(
+                measure([sys.executable, "-c", pytest_code, str(work), *report], work)
+            )
     print(f"{options.rows:,} rows, {options.repeats} alternating runs each")
     median = {}
     for name, values in runs.items():
@@ -127,6 +137,10 @@ def main() -> None:
     )
     print(
         f"  pytest / floor  {median['pytest'] / median['floor']:.2f}x   (whole pytest run, for reference)"
+    )
+    print(
+        f"  reported / pytest  {median['reported'] / median['pytest']:.2f}x   "
+        "(the second pass for review rows, with the report and page written)"
     )
 
 
