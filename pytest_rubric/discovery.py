@@ -234,6 +234,13 @@ class EvaluatorDiscovery:
             found, wrong = _check_result(result, source)
             evaluators.extend(found)
             problems.extend(wrong)
+        named: dict[str, Evaluator] = {}
+        for evaluator in evaluators:
+            if named.setdefault(evaluator.name, evaluator) is not evaluator:
+                problems.append(
+                    f"{source}: {HOOK} returned two evaluators named {evaluator.name!r}; "
+                    "rename one of them"
+                )
         return tuple(evaluators), tuple(problems)
 
 

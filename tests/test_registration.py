@@ -150,6 +150,11 @@ GARBAGE = {
         'return [Evaluator(name="x", description="d", evaluate="len")]',
         "returned evaluator 'x' with evaluate='len'; evaluate must be a function *",
     ),
+    "two-with-one-name": (
+        'return [Evaluator(name="x", description="d", evaluate=len), '
+        'Evaluator(name="x", description="e", evaluate=len)]',
+        "returned two evaluators named 'x'; rename one of them",
+    ),
 }
 
 
