@@ -25,7 +25,7 @@ from _pytest._code.code import (
 from pytest_rubric.errors import CaseFileError, RegistrationError, RubricConfigError
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.loader import Case, CaseFile, load_case_file
-from pytest_rubric.outcome import MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
@@ -122,6 +122,8 @@ class RubricItem(pytest.Item):
         self.digest = digest
         #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
         self.update: UpdateRecord | None = None
+        #: Set when its answer was to be written but cannot be (a case error says why).
+        self.unwritten = False
         self.evaluator = evaluator
         self.source = source
         self.display = display
@@ -156,7 +158,12 @@ class RubricItem(pytest.Item):
             review_limit=review_limit(self.config),
             review_at=root_path(self.config, case.input_file or self.path),
         )
-        result, self.update = to_write(case, result, mode, filled=filled)
+        evaluated = result.evaluated
+        result, self.update = to_write(
+            case, result, mode, filled=filled, path=self.path, digest=self.digest
+        )
+        # Its answer was to be written, but cannot be: the case fails, saying why.
+        self.unwritten = evaluated and result.outcome == CASE_ERROR
         self.result = result
         if result.outcome == MISMATCHED:
             raise RubricMismatch(result)

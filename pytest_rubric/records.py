@@ -84,9 +84,11 @@ class _PayloadKeys(TypedDict):
 
 class Payload(_PayloadKeys, total=False):
     """What a case's test report carries: its record and its summary line, if any, and
-    the ``expected`` it asks ``--rubric-update`` to write."""
+    the ``expected`` it asks ``--rubric-update`` to write (or that it could not)."""
 
     write: PendingWrite
+    #: Its answer was to be written but could not be: the case is a case error saying why.
+    unwritten: bool
 
 
 class SuiteRecord(TypedDict):

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -527,12 +528,25 @@ def test_a_file_changed_on_disk_during_the_run_is_not_written_and_the_run_fails(
     )
     result = run(pytester, "--rubric-update=all", "--rubric-report=report.json")
     assert result.ret == 1
+    # 'missing' ran after the change: it fails as it runs. 'wrong' ran before it and was
+    # reported as passed; the write at the end finds the change, and says so.
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "no expected answer needed writing",
+            "review.rubric.yaml:25: 'missing' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk "
+            "since it was collected; run again to write the answers into the current file",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "1 expected answer could not be written: its case fails above, saying why",
             "review.rubric.yaml: nothing was written: it changed on disk since it was "
-            "collected; run again to write the answers into the current file",
-        ]
+            "collected; run again to write the answers into the current file; its case, "
+            "reported as passed above, is a case error",
+        ],
+        consecutive=True,
     )
     assert path.read_text() == BLOCK + "# edited meanwhile\n"
     report = json.loads((pytester.path / "report.json").read_text())
@@ -557,21 +571,122 @@ KEPT_NOTE = (
 )
 
 
-def test_an_edit_that_would_change_another_value_is_refused() -> None:
-    with pytest.raises(UpdateRefused, match="would not read back case 'kept-note' with its"):
+def test_nothing_is_written_after_a_block_scalar_that_keeps_its_line_breaks() -> None:
+    with pytest.raises(UpdateRefused) as refused:
         rewrite(KEPT_NOTE.encode(), [Write(0, "kept-note", {"x": 1}, created=True)])
-
-
-def test_a_refused_file_fails_its_written_cases_saying_why(pytester: pytest.Pytester) -> None:
-    path = make(pytester, "review.rubric.yaml", KEPT_NOTE)
-    before = path.read_bytes()
-    result = run(pytester, "--rubric-update=new")
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(
-        ["review.rubric.yaml: nothing was written: the edited text would not read back*"]
+    assert str(refused.value) == (
+        "the value at line 5 is a block scalar that keeps its trailing line breaks ('|+'), "
+        "so nothing can be written after it without changing it; write '|' instead of '|+' "
+        "there (or move that key above the others), then run again"
     )
-    result.stdout.fnmatch_lines(["reason: 1 case, 0 matched, 0 mismatched, 1 case error"])
-    assert path.read_bytes() == before
+
+
+def test_an_edit_that_would_not_read_back_as_the_answer_is_refused() -> None:
+    # '{reason, b: 1}': 'reason' has no ':' and an empty value; a value written there
+    # would join the key.
+    text = "evaluator: x\ncases:\n  - id: a\n    input: {}\n    expected: {reason, b: 1}\n"
+    with pytest.raises(UpdateRefused) as refused:
+        rewrite(text.encode(), [Write(0, "a", {"reason": "r", "b": 1}, created=False)])
+    assert str(refused.value) == (
+        "case 'a' would not read back with its answer as its expected; "
+        "write this case's expected by hand"
+    )
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_case_whose_answer_cannot_be_written_fails_in_pytest_junit_and_the_report(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    text = KEPT_NOTE + (
+        "  - id: other\n    input: {fields: {title: true, source: true}, pass: true, reasons: []}\n"
+    )
+    path = make(pytester, "review.rubric.yaml", text)
+    result = run(
+        pytester,
+        *workers,
+        "--rubric-update=new",
+        "--junitxml=junit.xml",
+        "--rubric-report=report.json",
+    )
+    assert result.ret == 1
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "review.rubric.yaml:3: 'kept-note' cannot be evaluated",
+            "  its answer cannot be written into the case file: the value at line 5 is a "
+            "block scalar that keeps its trailing line breaks ('|+'), so nothing can be "
+            "written after it without changing it; write '|' instead of '|+' there (or move "
+            "that key above the others), then run again",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "reason: 2 cases, 1 matched, 0 mismatched, 1 case error",
+            "*",
+            "*= rubric update (new) =*",
+            "--- review.rubric.yaml",
+            "*",
+            "1 expected answer written, 1 created, in 1 file",
+            "1 expected answer could not be written: its case fails above, saying why",
+        ]
+    )
+    assert path.read_text() == text + (
+        "    expected:\n"
+        "      expectedPass: true\n"
+        "      expectedReasons: [all-required-met]\n"
+        "      coherent: false\n"
+    )
+    junit = ElementTree.parse(pytester.path / "junit.xml").getroot()
+    cases = {case.get("name"): case for case in junit.iter("testcase")}
+    failure = cases["kept-note"].find("failure")
+    assert failure is not None
+    assert "its answer cannot be written into the case file" in (failure.get("message") or "")
+    assert cases["other"].find("failure") is None
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert {case["case"]: case["outcome"] for case in report["cases"]} == {
+        "kept-note": "case-error",
+        "other": "matched",
+    }
+    assert report["exitStatus"] == 1
+    plain = run(pytester)
+    plain.assert_outcomes(passed=1, failed=1)  # the written case passes; kept-note has none
+
+
+def test_a_case_file_changed_before_its_cases_ran_fails_them_as_they_run(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    pytester.makeconftest(
+        """
+        from pathlib import Path
+
+        def pytest_collection_finish(session):
+            path = Path(str(session.config.rootpath)) / "review.rubric.yaml"
+            path.write_text(path.read_text() + "# edited meanwhile\\n")
+        """
+    )
+    result = run(pytester, "--rubric-update=all", "--junitxml=junit.xml")
+    assert result.ret == 1
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "review.rubric.yaml:15: 'wrong' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk*",
+            "*",
+            "review.rubric.yaml:25: 'missing' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk*",
+            "*",
+            "2 expected answers could not be written: their cases fail above, saying why",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*reported as passed above*")
+    assert path.read_text() == BLOCK + "# edited meanwhile\n"
+    junit = ElementTree.parse(pytester.path / "junit.xml").getroot()
+    failed = {
+        case.get("name") for case in junit.iter("testcase") if case.find("failure") is not None
+    }
+    assert failed == {"wrong", "missing"}
 
 
 # -- quoting: every written value reads back the same under every YAML reader --------
@@ -716,9 +831,35 @@ def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
-@pytest.mark.parametrize("answer", ['"x\\ud800"', "10**5000"], ids=["lone-surrogate", "huge-int"])
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (
+            '"x\\ud800"',
+            "expected['v'] holds a lone surrogate, which UTF-8, and so a case file, cannot "
+            "hold; fix the evaluator's answer, or write this expected by hand",
+        ),
+        (
+            "10**5000",
+            "expected['v'] is an integer of 5001 digits, longer than Python writes in "
+            "decimal (4300 digits); have the evaluator answer it as text, or write this "
+            "expected by hand",
+        ),
+        (
+            '{"k" * 2000: 1}',
+            f"expected['v']['{'k' * 29}…{'k' * 7}'] is a key of 2000 characters; YAML reads a key of at most "
+            "1024 characters before its ':'; have the evaluator answer a shorter key, or "
+            "write this expected by hand",
+        ),
+    ],
+    ids=["lone-surrogate", "huge-int", "long-key"],
+)
 def test_an_answer_no_case_file_can_hold_is_a_case_error_never_a_lost_case(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, workers: list[str], answer: str
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: list[str],
+    answer: str,
+    why: str,
 ) -> None:
     for variable in (
         "CI",
@@ -747,7 +888,7 @@ def rubric_evaluators():
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(failed=1)
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
-    result.stdout.fnmatch_lines(["*its answer cannot be written into the case file*"])
+    assert f"  its answer cannot be written into the case file: {why}" in result.stdout.lines
     assert (pytester.path / "a.rubric.yaml").read_bytes() == before
     report = json.loads((pytester.path / "r.json").read_text())
     assert [record["outcome"] for record in report["cases"]] == ["case-error"]
@@ -770,3 +911,283 @@ def test_a_case_file_collected_through_a_symlink_and_directly_is_written_once(
     result.stdout.fnmatch_lines(["1 expected answer written, 1 created, in 1 file"])
     result.stdout.no_fnmatch_line("*changed on disk*")
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+# -- values rewritten in part: lists that change length, mappings whose keys change ---
+
+ECHO = """
+from pytest_rubric import Evaluator, hookimpl
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator(name="echo", description="", evaluate=lambda data: data["answer"])]
+"""
+
+PARTS = """\
+evaluator: echo
+cases:
+  - id: grows
+    input: {answer: {items: [a, b, c], rows: [{id: A, count: 1}, {id: B, count: 2}]}}
+    expected:   # lists that grow
+      items:
+        - a   # first
+        - b   # second
+      rows:
+        - id: A   # row A
+          count: 1
+  - id: shrinks
+    input: {answer: {items: [a, x]}}
+    expected:
+      items:
+        - a   # kept
+        - b   # changed
+        # c goes
+        - c   # removed
+        - d
+  - id: keys
+    input:
+      answer:
+        matrix: {bothPass: 1, aOnly: 0, total: 3}
+        rows: [{id: A, b: true, c: 1}, {b: false}]
+    expected:
+      matrix:
+        bothPass: 1   # right
+        bothFail: 0   # gone
+        aOnly: 2   # wrong
+      rows:
+        - id: A   # row A
+          a: false
+          b: true   # kept
+        - id: B   # goes with its line
+          b: false   # kept, moves up
+"""
+
+PARTS_AFTER = """\
+evaluator: echo
+cases:
+  - id: grows
+    input: {answer: {items: [a, b, c], rows: [{id: A, count: 1}, {id: B, count: 2}]}}
+    expected:   # lists that grow
+      items:
+        - a   # first
+        - b   # second
+        - c
+      rows:
+        - id: A   # row A
+          count: 1
+        - id: B
+          count: 2
+  - id: shrinks
+    input: {answer: {items: [a, x]}}
+    expected:
+      items:
+        - a   # kept
+        - x   # changed
+  - id: keys
+    input:
+      answer:
+        matrix: {bothPass: 1, aOnly: 0, total: 3}
+        rows: [{id: A, b: true, c: 1}, {b: false}]
+    expected:
+      matrix:
+        bothPass: 1   # right
+        aOnly: 0   # wrong
+        total: 3
+      rows:
+        - id: A   # row A
+          b: true   # kept
+          c: 1
+        - b: false   # kept, moves up
+"""
+
+FLOWS = """\
+evaluator: echo
+cases:
+  - id: flow
+    input: {answer: {matrix: {bothPass: 1, total: 2}, ids: [A, B, "yes"], rows: [{id: A}]}}
+    expected:
+      matrix: {bothPass: 1, aOnly: 0}   # a flow mapping whose keys change
+      ids: [A]   # a flow list that grows
+      rows: [{id: A, x: 1}, {id: B}]   # one that shrinks
+      deep: {a: [1]}   # one that goes
+  - {"id": "json", "input": {"answer": {"m": {"a": 1, "b": [{"c": "d"}]}}}, "expected": {"m": {"a": 1, "c": true}}}  # JSON stays JSON
+"""
+
+FLOWS_AFTER = """\
+evaluator: echo
+cases:
+  - id: flow
+    input: {answer: {matrix: {bothPass: 1, total: 2}, ids: [A, B, "yes"], rows: [{id: A}]}}
+    expected:
+      matrix: {bothPass: 1, total: 2}   # a flow mapping whose keys change
+      ids: [A, B, "yes"]   # a flow list that grows
+      rows: [{id: A}]   # one that shrinks
+  - {"id": "json", "input": {"answer": {"m": {"a": 1, "b": [{"c": "d"}]}}}, "expected": {"m": {"a": 1, "b": [{"c": "d"}]}}}  # JSON stays JSON
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "after", "cases"),
+    [(PARTS, PARTS_AFTER, 3), (FLOWS, FLOWS_AFTER, 2)],
+    ids=["block-parts", "flow-values"],
+)
+def test_a_value_rewritten_in_part_keeps_its_unchanged_lines_comments_and_style(
+    pytester: pytest.Pytester, text: str, after: str, cases: int
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "parts.rubric.yaml", text)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    assert path.read_text() == after
+    run(pytester).assert_outcomes(passed=cases)
+
+
+EMPTY_LEAVES = """\
+evaluator: echo
+cases:
+  - id: empty
+    input: {answer: {reason: r, other: [1, 2], deep: {a: 1}, none: null, item: [x, y]}}
+    expected:
+      reason:   # to fill
+      other:
+      deep:
+      none:
+      item:
+        -
+        - y
+"""
+
+EMPTY_LEAVES_AFTER = """\
+evaluator: echo
+cases:
+  - id: empty
+    input: {answer: {reason: r, other: [1, 2], deep: {a: 1}, none: null, item: [x, y]}}
+    expected:
+      reason: r   # to fill
+      other: [1, 2]
+      deep:
+        a: 1
+      none:
+      item:
+        - x
+        - y
+"""
+
+
+def test_an_empty_leaf_in_expected_is_written_where_it_stands(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "empty.rubric.yaml", EMPTY_LEAVES)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["1 expected answer written, 0 created, in 1 file"])
+    assert path.read_text() == EMPTY_LEAVES_AFTER
+    run(pytester).assert_outcomes(passed=1)
+
+
+EMPTY_EXPECTED = """\
+evaluator: echo
+cases:
+  - id: left-empty
+    input: {answer: {a: 1, b: [x]}}
+    expected:   # fill me
+  - id: written-null
+    input: {answer: {a: 2}}
+    expected: null   # or me
+  - {"id": "json-null", "input": {"answer": {"a": 3}}, "expected": null}
+  - id: tilde
+    input: {answer: {a: 4}}
+    expected: ~
+"""
+
+EMPTY_EXPECTED_AFTER = """\
+evaluator: echo
+cases:
+  - id: left-empty
+    input: {answer: {a: 1, b: [x]}}
+    expected:   # fill me
+      a: 1
+      b: [x]
+  - id: written-null
+    input: {answer: {a: 2}}
+    expected:   # or me
+      a: 2
+  - {"id": "json-null", "input": {"answer": {"a": 3}}, "expected": {"a": 3}}
+  - id: tilde
+    input: {answer: {a: 4}}
+    expected:
+      a: 4
+"""
+
+
+def test_an_empty_expected_is_missing_and_new_fills_it_in_place(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "empty.rubric.yaml", EMPTY_EXPECTED)
+    plain = run(pytester)
+    plain.assert_outcomes(failed=4)
+    plain.stdout.fnmatch_lines(
+        [
+            "  empty.rubric.yaml:5:5: the case's 'expected' is empty; write the exact expected "
+            "answer under it as a mapping, or run 'pytest --rubric-update=new' to write the "
+            "evaluator's answer there"
+        ]
+    )
+    result = run(pytester, "--rubric-update=new")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["4 expected answers written, 4 created, in 1 file"])
+    assert path.read_text() == EMPTY_EXPECTED_AFTER
+    run(pytester).assert_outcomes(passed=4)
+
+
+COMMENTS_AROUND = """\
+evaluator: echo
+cases:
+  - id: a
+    input:
+      answer: {x: 1}
+      # more: later
+    # expected: to be written
+  # b is next
+  - id: b
+    input: {answer: {why: 2}}
+
+    # after a blank line: about what follows
+  - id: c
+    input: {answer: {z: 3}}
+# the end
+"""
+
+COMMENTS_AROUND_AFTER = """\
+evaluator: echo
+cases:
+  - id: a
+    input:
+      answer: {x: 1}
+      # more: later
+    # expected: to be written
+    expected:
+      x: 1
+  # b is next
+  - id: b
+    input: {answer: {why: 2}}
+    expected:
+      why: 2
+
+    # after a blank line: about what follows
+  - id: c
+    input: {answer: {z: 3}}
+    expected:
+      z: 3
+# the end
+"""
+
+
+def test_an_inserted_expected_goes_below_its_cases_own_comments_and_above_the_next_ones(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "comments.rubric.yaml", COMMENTS_AROUND)
+    assert run(pytester, "--rubric-update=new").ret == 0
+    assert path.read_text() == COMMENTS_AROUND_AFTER
+    run(pytester).assert_outcomes(passed=3)
