@@ -303,7 +303,7 @@ class UpdateRun:
                 f"{plural(count, 'expected answer')} written, {created} created, "
                 f"in {plural(len(written), 'file')}"
             )
-        elif not self.unwritten:
+        elif not self.unwritten and len(written) == len(self.files):
             terminalreporter.write_line("no expected answer needed writing")
         if self.unwritten:
             terminalreporter.write_line(

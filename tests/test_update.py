@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -14,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
-from pytest_rubric.update import UpdateRefused, Write, rewrite
+from pytest_rubric.loader import parse_case_file
+from pytest_rubric.update import UpdateRefused, Write, check, rewrite
 from pytest_rubric.updating import CI_VARIABLES
 from pytest_rubric.yamlstrict import decode, load
 from pytest_rubric.yamltext import quoted, string
@@ -559,6 +561,50 @@ def test_a_file_changed_on_disk_during_the_run_is_not_written_and_the_run_fails(
     }
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_file_changed_after_its_cases_ran_fails_the_run_and_says_they_are_case_errors(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    pytester.makeconftest(
+        """
+        from pathlib import Path
+
+        import pytest
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtestloop(session):
+            result = yield
+            if not hasattr(session.config, "workerinput"):  # where the file is written
+                path = Path(str(session.config.rootpath)) / "review.rubric.yaml"
+                path.write_text(path.read_text() + "# edited at the end\\n")
+            return result
+        """
+    )
+    result = run(pytester, *workers, "--rubric-update=all", "--rubric-report=report.json")
+    assert result.ret == 1
+    result.assert_outcomes(passed=4)  # decided as they ran, before the file changed
+    result.stdout.fnmatch_lines(
+        [
+            "*= rubric update (all) =*",
+            "review.rubric.yaml: nothing was written: it changed on disk since it was "
+            "collected; run again to write the answers into the current file; its 2 cases, "
+            "reported as passed above, are case errors",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(["reason: 4 cases, 2 matched, 0 mismatched, 2 case errors"])
+    assert path.read_text() == BLOCK + "# edited at the end\n"
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["exitStatus"] == 1
+    assert {case["case"]: case["outcome"] for case in report["cases"]} == {
+        "right": "matched",
+        "wrong": "case-error",
+        "missing": "case-error",
+        "last": "matched",
+    }
+
+
 #: A kept block scalar's trailing line breaks are its value: inserting after it changes it.
 KEPT_NOTE = (
     "evaluator: reason\n"
@@ -815,6 +861,49 @@ def test_any_json_answer_written_reads_back_equal_with_the_strict_loader_and_saf
 ) -> None:
     for template, write in templates(answer):
         assert_reads_back(rewrite(template.encode(), [write]), write.index, answer)
+
+
+MIDDLE = (
+    "evaluator: reason  # first and last cases stay as they are\n"
+    "cases:\n"
+    "  - id: first\n"
+    "    input: {x: 1}\n"
+    "    expected: {x: 1}\n"
+    "  # the middle one\n"
+    "  - id: middle\n"
+    "    input: {x: 1}\n"
+    "EXPECTED"
+    '  - {"id": "last", "input": {}, "expected": {}}\n'
+    "description: after the cases\n"
+)
+MIDDLE_EXPECTED = [
+    "",
+    "    expected:\n",
+    "    expected:\n      value: 0   # a comment\n      nested:\n        - [1]\n",
+    "    expected: {value: 0, nested: 1}\n",
+    "    note: |+\n      kept\n\n",
+]
+
+
+@given(answer=st.dictionaries(st.text(), JSON_VALUES, max_size=5))
+def test_checking_one_case_on_its_own_lines_agrees_with_rewriting_the_whole_file(
+    answer: dict[str, Any],
+) -> None:
+    for expected in MIDDLE_EXPECTED:
+        data = MIDDLE.replace("EXPECTED", expected).encode()
+        case = parse_case_file(data, "middle.rubric.yaml").cases[1]
+        assert case.lines == (7, 9 + expected.count("\n"))
+        write = Write(1, "middle", answer, created=case.missing_expected is not None)
+        assert refusal(check, data, write, case.lines) == refusal(rewrite, data, [write])
+
+
+def refusal(edit: Callable[..., object], *args: Any) -> str | None:
+    """Why ``edit(*args)`` was refused, or ``None``."""
+    try:
+        edit(*args)
+    except UpdateRefused as exc:
+        return str(exc)
+    return None
 
 
 def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
