@@ -31,6 +31,7 @@ from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
 from pytest_rubric.state import discovery_of, review_limit, wants_input_copy
+from pytest_rubric.update import Part
 from pytest_rubric.updating import fillable, to_write
 
 if TYPE_CHECKING:
@@ -122,6 +123,8 @@ class RubricItem(pytest.Item):
         self.digest = digest
         #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
         self.update: UpdateRecord | None = None
+        #: Its edited lines, read back, when they could be edited alone.
+        self.part: Part | None = None
         #: Set when its answer was to be written but cannot be (a case error says why).
         self.unwritten = False
         self.evaluator = evaluator
@@ -159,7 +162,7 @@ class RubricItem(pytest.Item):
             review_at=root_path(self.config, case.input_file or self.path),
         )
         evaluated = result.evaluated
-        result, self.update = to_write(
+        result, self.update, self.part = to_write(
             case, result, mode, filled=filled, path=self.path, digest=self.digest
         )
         # Its answer was to be written, but cannot be: the case fails, saying why.

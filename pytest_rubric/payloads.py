@@ -71,7 +71,7 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
         # Written by the run that gathers the payloads, at its end (never by a worker).
         record["update"] = {"before": item.update["before"], "after": plain(item.update["after"])}
         payload["write"] = pending_write(
-            path=item.path, digest=item.digest, case=item.case, update=item.update
+            path=item.path, digest=item.digest, case=item.case, update=item.update, part=item.part
         )
     return payload
 

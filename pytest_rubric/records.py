@@ -68,6 +68,17 @@ class PendingWrite(TypedDict):
     name: str
     after: JSON
     created: bool
+    #: The case's lines as edited and read back where it ran, when they could be read
+    #: alone (see :func:`pytest_rubric.update.check`): spliced in at the end.
+    part: PartRecord | None
+
+
+class PartRecord(TypedDict):
+    """A case's edited lines: from line ``first`` up to line ``after`` (0: the end)."""
+
+    first: int
+    after: int
+    text: str
 
 
 class SummaryLine(TypedDict):

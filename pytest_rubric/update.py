@@ -116,15 +116,32 @@ def rewrite(data: bytes, writes: Sequence[Write]) -> bytes:
     return (BOM if bom else b"") + _encoded(_rewrite(text, writes))
 
 
-def check(data: bytes, write: Write, lines: tuple[int, int] | None) -> None:
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A case's lines as written (``text``): the lines from ``first`` up to the line
+    ``after`` (0: to the end of the file), as :func:`check` edited and read them back."""
+
+    first: int
+    after: int
+    text: str
+
+
+def check(
+    data: bytes,
+    write: Write,
+    lines: tuple[int, int] | None,
+    known: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+) -> Part | None:
     """:class:`UpdateRefused` when ``write`` alone cannot be made in ``data`` (a case
-    file's bytes), as :func:`rewrite` would refuse it.
+    file's bytes), as :func:`rewrite` would refuse it; else the case's edited lines.
 
     With ``lines`` (the line the case starts on, and the line the next one starts on,
     0 after the last; see :attr:`pytest_rubric.loader.Case.lines`), only the case's own
-    lines are edited and read back, behind a ``cases:`` line: checking a case costs the
-    same in a file of ten cases or of ten thousand. :func:`rewrite` reads the whole
-    file again when it is written.
+    lines are edited and read back, behind a ``cases:`` line, so checking a case costs
+    the same in a file of ten cases or of ten thousand; ``known`` (the case's input and
+    expected as collected) confirms they read alone as they do in the file. Without
+    them, or when they do not, the whole file is edited and read back, and ``None``
+    is returned: such a file is written with :func:`rewrite`.
     """
     if lines is not None:
         try:
@@ -134,21 +151,79 @@ def check(data: bytes, write: Write, lines: tuple[int, int] | None) -> None:
                 f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
             ) from None
         first, after = lines
-        starts = [0, *(found.end() for found in _BREAKS.finditer(text))]
-        if 1 < first <= len(starts) and (after == 0 or first < after <= len(starts)):
-            region = text[starts[first - 1] : starts[after - 1] if after else len(text)]
+        region = _lines(text, first, after)
+        if region is not None and _ITEM_LEAD.match(region):  # the case's '- ' begins it
             found = _LINE_BREAK.search(text)
-            part = "cases:" + (found.group() if found else "\n") + region
-            document = _part(part) if _ITEM_LEAD.match(region) else None
+            head = "cases:" + (found.group() if found else "\n")
+            document = _part(head + region, known)
             if document is not None:
                 alone = dataclasses.replace(write, index=0)
-                _encoded(_rewrite(part, [alone], shift=first - 2, document=document))
-                return
+                edited = _rewrite(head + region, [alone], shift=first - 2, document=document)
+                _encoded(edited)
+                return Part(first, after, edited[len(head) :])
     rewrite(data, [write])
+    return None
 
 
-def _part(text: str) -> Document | None:
-    """``text`` (a case's lines behind ``cases:``) read, when it reads as one case."""
+def splice(data: bytes, parts: Sequence[Part]) -> bytes:
+    """``data`` (a case file's bytes, unchanged since :func:`check` made ``parts``) with
+    the lines of each part replaced by its edited text. Each part was read back in
+    :func:`check` and touches only its own case's lines, so nothing else changes."""
+    bom = data.startswith(BOM)
+    try:
+        text = decode(data)
+    except StrictYAMLError as exc:
+        raise UpdateRefused(
+            f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
+        ) from None
+    pieces: list[str] = []
+    at = 0
+    for part in sorted(parts, key=lambda part: part.first):
+        begin = _offset(text, part.first)
+        end = len(text) if part.after == 0 else _offset(text, part.after)
+        if begin is None or end is None or begin < at or end < begin:
+            raise UpdateRefused("two edits overlap; edit this file by hand")
+        pieces += (text[at:begin], part.text)
+        at = end
+    pieces.append(text[at:])
+    return (BOM if bom else b"") + _encoded("".join(pieces))
+
+
+def _odd_breaks(text: str) -> bool:
+    """Whether ``text`` breaks lines otherwise than with LF or CRLF (NEL, LS, PS, a lone
+    CR). Substring searches, not a regular expression: they run at C speed."""
+    return (
+        "\x85" in text
+        or "\u2028" in text
+        or "\u2029" in text
+        or text.count("\r") != text.count("\r\n")
+    )
+
+
+def _offset(text: str, line: int) -> int | None:
+    """Where the 1-based ``line`` of ``text`` starts (``None`` past the last)."""
+    if line == 1:
+        return 0
+    if not _odd_breaks(text):  # LF or CRLF: split in C
+        rest = text.split("\n", line - 1)
+        return len(text) - len(rest[-1]) if len(rest) == line else None
+    for number, found in enumerate(_BREAKS.finditer(text), start=2):
+        if number == line:
+            return found.end()
+    return None
+
+
+def _lines(text: str, first: int, after: int) -> str | None:
+    """The text of lines ``first`` up to ``after`` (0: to the end), or ``None``."""
+    if first <= 1 or (after and after <= first):
+        return None
+    begin = _offset(text, first)
+    end = len(text) if after == 0 else _offset(text, after)
+    return None if begin is None or end is None else text[begin:end]
+
+
+def _part(text: str, known: tuple[Mapping[str, Any], Mapping[str, Any]] | None) -> Document | None:
+    """``text`` (a case's lines behind ``cases:``) read, when it reads as that one case."""
     try:
         document = load(text)
     except StrictYAMLError:
@@ -157,6 +232,13 @@ def _part(text: str) -> Document | None:
     cases = top.get("cases") if isinstance(top, dict) else None
     if not isinstance(cases, list) or not cases or not isinstance(cases[0], dict):
         return None
+    if known is not None:
+        case = cases[0]
+        given, expected = case.get("input"), case.get("expected")
+        if not identical(given if isinstance(given, dict) else {}, dict(known[0])) or not (
+            identical(expected if isinstance(expected, dict) else {}, dict(known[1]))
+        ):
+            return None
     return document
 
 

@@ -34,7 +34,15 @@ from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.records import Payload, PendingWrite, UpdateRecord, stopped
 from pytest_rubric.summary import plural
-from pytest_rubric.update import UpdateRefused, Write, check, rewrite, unwritable
+from pytest_rubric.update import (
+    Part,
+    UpdateRefused,
+    Write,
+    check,
+    rewrite,
+    splice,
+    unwritable,
+)
 
 if TYPE_CHECKING:
     from pytest_rubric.results import RubricRun
@@ -104,62 +112,67 @@ def to_write(
     filled: bool,
     path: Path | None = None,
     digest: str = "",
-) -> tuple[CaseOutcome, UpdateRecord | None]:
-    """The outcome to report, and the write ``case`` asks for (``None`` for none).
+) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
+    """The outcome to report, the write ``case`` asks for (``None`` for none), and
+    its edited lines (``None`` when the file is to be edited whole at the end).
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
     to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
     With ``path`` (its case file, whose bytes were collected with SHA-256 ``digest``),
-    the write is tried on the file as it is now, where the case runs: a write that
-    cannot be made is a case error saying why, decided before pytest reports the case,
-    so pytest's counts, JUnit XML and the rubric report agree.
+    the write is made and read back on the file as it is now, where the case runs: a
+    write that cannot be made is a case error saying why, decided before pytest reports
+    the case, so pytest's counts, JUnit XML and the rubric report agree.
     """
     if mode is None or case.marks.xfail is not None or not result.evaluated:
-        return result, None
+        return result, None, None
     answer = result.actual
     if not isinstance(answer, dict) or not (
         filled or (mode == "all" and result.outcome == MISMATCHED)
     ):
-        return result, None
+        return result, None, None
     problem = unwritable(answer)
     if problem is None and not json_equal(plain(answer), answer):
         # No transport to a pytest-xdist controller holds it as it is.
         problem = "its answer holds a value no case file can hold"
+    part = None
     if problem is None and path is not None:
         write = Write(case.index, case.name, answer, created=filled)
-        problem = refusal(path, digest, case, write)
+        problem, part = _try(path, digest, case, write)
     if problem is not None:
         problem = f"its answer cannot be written into the case file: {problem}"
         return (
             dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(problem,)),
+            None,
             None,
         )
     before = None if filled else plain(case.expected)
     written = dataclasses.replace(
         result, case=dataclasses.replace(case, expected=answer), outcome=MATCHED
     )
-    return written, {"before": before, "after": answer}
+    return written, {"before": before, "after": answer}, part
 
 
-def refusal(path: Path, digest: str, case: Case, write: Write) -> str | None:
-    """Why ``write`` cannot be made in the case file at ``path``, or ``None``."""
+def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
+    """Why ``write`` cannot be made in the case file at ``path`` (or ``None``), and
+    the case's edited lines."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return f"it cannot be read: {exc.strerror or exc}; check it, then run again"
+        return f"it cannot be read: {exc.strerror or exc}; check it, then run again", None
     if hashlib.sha256(data).hexdigest() != digest:
         return (
             "it changed on disk since it was collected; run again to write the answers "
             "into the current file"
-        )
+        ), None
     try:
-        check(data, write, case.lines)
+        return None, check(data, write, case.lines, (case.input, case.expected))
     except UpdateRefused as exc:
-        return str(exc)
-    return None
+        return str(exc), None
 
 
-def pending_write(*, path: Path, digest: str, case: Case, update: UpdateRecord) -> PendingWrite:
+def pending_write(
+    *, path: Path, digest: str, case: Case, update: UpdateRecord, part: Part | None
+) -> PendingWrite:
     return {
         "path": str(path),
         "digest": digest,
@@ -167,6 +180,9 @@ def pending_write(*, path: Path, digest: str, case: Case, update: UpdateRecord) 
         "name": case.name,
         "after": update["after"],
         "created": update["before"] is None,
+        "part": (
+            None if part is None else {"first": part.first, "after": part.after, "text": part.text}
+        ),
     }
 
 
@@ -259,7 +275,12 @@ class UpdateRun:
                     "it changed on disk since it was collected; run again to write the "
                     "answers into the current file"
                 )
-            new = rewrite(data, writes)
+            parts = [write.get("part") for write in pending]
+            if all(part is not None for part in parts):
+                # Each case's lines were edited and read back where it ran: put them in.
+                new = splice(data, [Part(**part) for part in parts if part is not None])
+            else:
+                new = rewrite(data, writes)
             if new != data:
                 write_bytes_atomically(path, new)
         except UpdateRefused as exc:

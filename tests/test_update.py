@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.loader import parse_case_file
-from pytest_rubric.update import UpdateRefused, Write, check, rewrite
+from pytest_rubric.update import UpdateRefused, Write, check, rewrite, splice
 from pytest_rubric.updating import CI_VARIABLES
 from pytest_rubric.yamlstrict import decode, load
 from pytest_rubric.yamltext import quoted, string
@@ -886,7 +886,7 @@ MIDDLE_EXPECTED = [
 
 
 @given(answer=st.dictionaries(st.text(), JSON_VALUES, max_size=5))
-def test_checking_one_case_on_its_own_lines_agrees_with_rewriting_the_whole_file(
+def test_one_case_edited_on_its_own_lines_agrees_with_the_whole_file_rewritten(
     answer: dict[str, Any],
 ) -> None:
     for expected in MIDDLE_EXPECTED:
@@ -894,7 +894,12 @@ def test_checking_one_case_on_its_own_lines_agrees_with_rewriting_the_whole_file
         case = parse_case_file(data, "middle.rubric.yaml").cases[1]
         assert case.lines == (7, 9 + expected.count("\n"))
         write = Write(1, "middle", answer, created=case.missing_expected is not None)
-        assert refusal(check, data, write, case.lines) == refusal(rewrite, data, [write])
+        known = (case.input, case.expected)
+        assert refusal(check, data, write, case.lines, known) == refusal(rewrite, data, [write])
+        if refusal(rewrite, data, [write]) is None:
+            part = check(data, write, case.lines, known)
+            assert part is not None
+            assert splice(data, [part]) == rewrite(data, [write])
 
 
 def refusal(edit: Callable[..., object], *args: Any) -> str | None:
@@ -1280,3 +1285,36 @@ def test_an_inserted_expected_goes_below_its_cases_own_comments_and_above_the_ne
     assert run(pytester, "--rubric-update=new").ret == 0
     assert path.read_text() == COMMENTS_AROUND_AFTER
     run(pytester).assert_outcomes(passed=3)
+
+
+FLOW_LIST = (
+    "evaluator: echo\n"
+    "cases: [{id: a, input: {answer: {x: 1}}, expected: {x: 0}},  # wrong\n"
+    "        {id: b, input: {answer: {y: [1]}}}]\n"
+)
+FLOW_LIST_AFTER = (
+    "evaluator: echo\n"
+    "cases: [{id: a, input: {answer: {x: 1}}, expected: {x: 1}},  # wrong\n"
+    '        {id: b, input: {answer: {y: [1]}}, expected: {"y": [1]}}]\n'
+)
+CR_ONLY = "evaluator: echo\rcases:\r  - id: a\r    input: {answer: {x: 1}}\r    expected:\r      x: 0  # wrong\r"
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        (FLOW_LIST, FLOW_LIST_AFTER),
+        (CR_ONLY, CR_ONLY.replace("x: 0", "x: 1")),
+        (CR_ONLY.replace("\r", "\u2028"), CR_ONLY.replace("\r", "\u2028").replace("x: 0", "x: 1")),
+    ],
+    ids=["cases-in-a-flow-list", "CR-line-breaks", "LS-line-breaks"],
+)
+def test_files_whose_cases_cannot_be_read_line_by_line_are_edited_whole(
+    pytester: pytest.Pytester, text: str, after: str
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "whole.rubric.yaml", text)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    assert path.read_bytes() == after.encode()
+    assert run(pytester).ret == 0
