@@ -8,7 +8,8 @@ loader before it is handed out: every case not written must read exactly as
 before, and every written ``expected`` must equal its answer, or the whole
 file is refused. :func:`check` makes the same edit and check for one case on
 that case's own lines, so a run can tell, as each case runs, whether its answer
-can be written. This module does not import pytest.
+can be written, and :func:`splice` puts the checked lines of a file's cases
+into it at the end. This module does not import pytest.
 """
 
 from __future__ import annotations

@@ -5,10 +5,13 @@ to be written, and tries the edit on its case file as collected
 (:func:`pytest_rubric.update.check`, which reads only the case's own lines): an
 answer that cannot be written makes the case a case error before pytest reports
 it, so pytest's counts, JUnit XML and the rubric report all say so. Its payload
-carries the write to the run that gathers it. That run (a serial run, or the
-xdist controller) edits each case file once, at the end, with
-:func:`pytest_rubric.update.rewrite`, so ``-n 2`` writes exactly the bytes a
-serial run writes. Workers never write. The hooks here never raise: a file that
+carries the write, with the case's edited lines, to the run that gathers it.
+That run (a serial run, or the xdist controller) writes each case file once, at
+the end: it checks that the file has not changed on disk, splices in its cases'
+lines (:func:`pytest_rubric.update.splice`; a file whose cases could not be
+edited line by line is edited whole with :func:`pytest_rubric.update.rewrite`)
+and replaces it atomically, so ``-n 2`` writes exactly the bytes a serial run
+writes. Workers never write. The hooks here never raise: a file that
 still cannot be written at the end (it changed on disk meanwhile) is reported,
 its cases become case errors in the rubric summary and report, and the run fails.
 """
