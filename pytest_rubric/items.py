@@ -25,12 +25,13 @@ from _pytest._code.code import (
 from pytest_rubric.errors import CaseFileError, RegistrationError, RubricConfigError
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.loader import Case, CaseFile, load_case_file
-from pytest_rubric.outcome import MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
 from pytest_rubric.state import discovery_of, review_limit, wants_input_copy
+from pytest_rubric.update import Part
 from pytest_rubric.updating import fillable, to_write
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ class RubricItem(pytest.Item):
         self.digest = digest
         #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
         self.update: UpdateRecord | None = None
+        #: Its edited lines, read back, when they could be edited alone.
+        self.part: Part | None = None
+        #: Set when its answer was to be written but cannot be (a case error says why).
+        self.unwritten = False
         self.evaluator = evaluator
         self.source = source
         self.display = display
@@ -156,7 +161,12 @@ class RubricItem(pytest.Item):
             review_limit=review_limit(self.config),
             review_at=root_path(self.config, case.input_file or self.path),
         )
-        result, self.update = to_write(case, result, mode, filled=filled)
+        evaluated = result.evaluated
+        result, self.update, self.part = to_write(
+            case, result, mode, filled=filled, path=self.path, digest=self.digest
+        )
+        # Its answer was to be written, but cannot be: the case fails, saying why.
+        self.unwritten = evaluated and result.outcome == CASE_ERROR
         self.result = result
         if result.outcome == MISMATCHED:
             raise RubricMismatch(result)

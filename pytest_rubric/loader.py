@@ -76,6 +76,9 @@ class Case:
     #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
     #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
     missing_expected: CaseFileError | None = None
+    #: Where the case's text is, for ``--rubric-update``: the line it starts on and the
+    #: line the next case starts on (0 after the last case); ``None`` in a flow list.
+    lines: tuple[int, int] | None = None
     #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
     #: is named by its own line when kept for review); empty without such a list.
     row_lines: tuple[int, ...] = ()
@@ -342,6 +345,7 @@ class _Validator:
         self, cases: list[Any], yaml_problems: dict[int, list[Problem]], file_marks: Marks
     ) -> tuple[Case, ...]:
         positions = self.spans.items[id(cases)]
+        block_list = id(cases) not in self.spans.flow
         seen: dict[str, int] = {}
         out = []
         for index, raw in enumerate(cases):
@@ -374,6 +378,14 @@ class _Validator:
                         "evaluator's answer there",
                     )
                     problems.append(missing_expected)
+                elif raw["expected"] is None:  # 'expected:' left empty is not an answer yet
+                    missing_expected = self.error(
+                        self.spans.keys[id(raw)]["expected"][0],
+                        "the case's 'expected' is empty; write the exact expected answer "
+                        "under it as a mapping, or run 'pytest --rubric-update=new' to write "
+                        "the evaluator's answer there",
+                    )
+                    problems.append(missing_expected)
                 case_marks, mark_problems = read_marks(raw, self.spans, self.error)
                 problems.extend(mark_problems)
                 marks = case_marks.under(file_marks)
@@ -403,6 +415,11 @@ class _Validator:
                     input_format,
                     marks,
                     missing_expected,
+                    (
+                        (at[0], positions[index + 1][0] if index + 1 < len(positions) else 0)
+                        if block_list
+                        else None
+                    ),
                     self._row_lines(case_input),
                 )
             )
@@ -498,7 +515,7 @@ class _Validator:
         ):
             if key == "input" and "input_file" in case:
                 continue
-            if key == "expected" and key not in case:
+            if key == "expected" and case.get(key) is None:
                 continue  # its own problem, which --rubric-update=new can fix (see _cases)
             if key not in case:
                 problems.append(

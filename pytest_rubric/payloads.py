@@ -65,11 +65,13 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
     elif result is None or (report.failed and result.outcome == "matched"):
         record = stopped(record, CASE_ERROR, f"{_phase(when)}: {_why(report)}")
     payload: Payload = {"record": record, "summary": _summary_line(item, result)}
+    if item.unwritten and when == "call":
+        payload["unwritten"] = True
     if item.update is not None and result is not None and record["outcome"] == "matched":
         # Written by the run that gathers the payloads, at its end (never by a worker).
         record["update"] = {"before": item.update["before"], "after": plain(item.update["after"])}
         payload["write"] = pending_write(
-            path=item.path, digest=item.digest, case=item.case, update=item.update
+            path=item.path, digest=item.digest, case=item.case, update=item.update, part=item.part
         )
     return payload
 

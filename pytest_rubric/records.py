@@ -68,6 +68,17 @@ class PendingWrite(TypedDict):
     name: str
     after: JSON
     created: bool
+    #: The case's lines as edited and read back where it ran, when they could be read
+    #: alone (see :func:`pytest_rubric.update.check`): spliced in at the end.
+    part: PartRecord | None
+
+
+class PartRecord(TypedDict):
+    """A case's edited lines: from line ``first`` up to line ``after`` (0: the end)."""
+
+    first: int
+    after: int
+    text: str
 
 
 class SummaryLine(TypedDict):
@@ -84,9 +95,11 @@ class _PayloadKeys(TypedDict):
 
 class Payload(_PayloadKeys, total=False):
     """What a case's test report carries: its record and its summary line, if any, and
-    the ``expected`` it asks ``--rubric-update`` to write."""
+    the ``expected`` it asks ``--rubric-update`` to write (or that it could not)."""
 
     write: PendingWrite
+    #: Its answer was to be written but could not be: the case is a case error saying why.
+    unwritten: bool
 
 
 class SuiteRecord(TypedDict):

@@ -1,12 +1,19 @@
 """``--rubric-update``: which cases write their answer, and writing them at the end of a run.
 
 A case decides where it runs (a pytest-xdist worker too) whether its answer is
-to be written, and its payload carries the write to the run that gathers it.
-That run (a serial run, or the xdist controller) edits each case file once, at
-the end, with :func:`pytest_rubric.update.rewrite`, so ``-n 2`` writes exactly
-the bytes a serial run writes. Workers never write. The hooks here never raise:
-a file that cannot be written is reported, its cases become case errors, and
-the run fails.
+to be written, and tries the edit on its case file as collected
+(:func:`pytest_rubric.update.check`, which reads only the case's own lines): an
+answer that cannot be written makes the case a case error before pytest reports
+it, so pytest's counts, JUnit XML and the rubric report all say so. Its payload
+carries the write, with the case's edited lines, to the run that gathers it.
+That run (a serial run, or the xdist controller) writes each case file once, at
+the end: it checks that the file has not changed on disk, splices in its cases'
+lines (:func:`pytest_rubric.update.splice`; a file whose cases could not be
+edited line by line is edited whole with :func:`pytest_rubric.update.rewrite`)
+and replaces it atomically, so ``-n 2`` writes exactly the bytes a serial run
+writes. Workers never write. The hooks here never raise: a file that
+still cannot be written at the end (it changed on disk meanwhile) is reported,
+its cases become case errors in the rubric summary and report, and the run fails.
 """
 
 from __future__ import annotations
@@ -29,7 +36,15 @@ from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.records import Payload, PendingWrite, UpdateRecord, stopped
 from pytest_rubric.summary import plural
-from pytest_rubric.update import UpdateRefused, Write, rewrite
+from pytest_rubric.update import (
+    Part,
+    UpdateRefused,
+    Write,
+    check,
+    rewrite,
+    splice,
+    unwritable,
+)
 
 if TYPE_CHECKING:
     from pytest_rubric.results import RubricRun
@@ -81,39 +96,74 @@ def fillable(case: Case, mode: str | None) -> bool:
 
 
 def to_write(
-    case: Case, result: CaseOutcome, mode: str | None, *, filled: bool
-) -> tuple[CaseOutcome, UpdateRecord | None]:
-    """The outcome to report, and the write ``case`` asks for (``None`` for none).
+    case: Case,
+    result: CaseOutcome,
+    mode: str | None,
+    *,
+    filled: bool,
+    path: Path | None = None,
+    digest: str = "",
+) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
+    """The outcome to report, the write ``case`` asks for (``None`` for none), and
+    its edited lines (``None`` when the file is to be edited whole at the end).
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
     to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
+    With ``path`` (its case file, whose bytes were collected with SHA-256 ``digest``),
+    the write is made and read back on the file as it is now, where the case runs: a
+    write that cannot be made is a case error saying why, decided before pytest reports
+    the case, so pytest's counts, JUnit XML and the rubric report agree.
     """
     if mode is None or case.marks.xfail is not None or not result.evaluated:
-        return result, None
+        return result, None, None
     answer = result.actual
     if not isinstance(answer, dict) or not (
         filled or (mode == "all" and result.outcome == MISMATCHED)
     ):
-        return result, None
-    if not json_equal(plain(answer), answer):
-        # A lone surrogate or an integer past 4,300 digits: no YAML text (and no
-        # transport to a pytest-xdist controller) holds it as it is.
-        problem = (
-            "its answer cannot be written into the case file: it holds a lone surrogate or an "
-            "integer too long to write in decimal; write this case's expected by hand"
-        )
+        return result, None, None
+    problem = unwritable(answer)
+    if problem is None and not json_equal(plain(answer), answer):
+        # No transport to a pytest-xdist controller holds it as it is.
+        problem = "its answer holds a value no case file can hold"
+    part = None
+    if problem is None and path is not None:
+        write = Write(case.index, case.name, answer, created=filled)
+        problem, part = _try(path, digest, case, write)
+    if problem is not None:
+        problem = f"its answer cannot be written into the case file: {problem}"
         return (
             dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(problem,)),
+            None,
             None,
         )
     before = None if filled else plain(case.expected)
     written = dataclasses.replace(
         result, case=dataclasses.replace(case, expected=answer), outcome=MATCHED
     )
-    return written, {"before": before, "after": answer}
+    return written, {"before": before, "after": answer}, part
 
 
-def pending_write(*, path: Path, digest: str, case: Case, update: UpdateRecord) -> PendingWrite:
+def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
+    """Why ``write`` cannot be made in the case file at ``path`` (or ``None``), and
+    the case's edited lines."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"it cannot be read: {exc.strerror or exc}; check it, then run again", None
+    if hashlib.sha256(data).hexdigest() != digest:
+        return (
+            "it changed on disk since it was collected; run again to write the answers "
+            "into the current file"
+        ), None
+    try:
+        return None, check(data, write, case.lines, (case.input, case.expected))
+    except UpdateRefused as exc:
+        return str(exc), None
+
+
+def pending_write(
+    *, path: Path, digest: str, case: Case, update: UpdateRecord, part: Part | None
+) -> PendingWrite:
     return {
         "path": str(path),
         "digest": digest,
@@ -121,6 +171,9 @@ def pending_write(*, path: Path, digest: str, case: Case, update: UpdateRecord) 
         "name": case.name,
         "after": update["after"],
         "created": update["before"] is None,
+        "part": (
+            None if part is None else {"first": part.first, "after": part.after, "text": part.text}
+        ),
     }
 
 
@@ -131,6 +184,8 @@ class _FileResult:
     written: int = 0
     created: int = 0
     refused: str | None = None
+    #: The cases whose answers were to be written (reported as passed) when refused.
+    cases: int = 0
 
 
 class UpdateRun:
@@ -141,6 +196,8 @@ class UpdateRun:
         self.run = run
         self.mode: str = config.option.rubric_update
         self.files: list[_FileResult] = []
+        #: Cases whose answers could not be written, found where they ran (they failed).
+        self.unwritten = 0
         self.finished = False
 
     @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
@@ -160,6 +217,7 @@ class UpdateRun:
     def _finish(self) -> None:
         by_path: dict[str, list[Payload]] = {}
         for payload in self.run.cases.values():
+            self.unwritten += bool(payload.get("unwritten"))
             write = payload.get("write")
             if write is not None and payload["record"]["outcome"] == MATCHED:
                 # One file reached through a symlink and directly is one file to write.
@@ -171,6 +229,7 @@ class UpdateRun:
             result = self._write_file(Path(path), payloads)
             self.files.append(result)
             if result.refused is not None:
+                result.cases = len(payloads)
                 for payload in payloads:
                     payload.pop("write", None)
                     record = payload["record"]
@@ -207,7 +266,14 @@ class UpdateRun:
                     "it changed on disk since it was collected; run again to write the "
                     "answers into the current file"
                 )
-            new = rewrite(data, writes)
+            parts = [write.get("part") for write in pending]
+            if all(part is not None for part in parts):
+                # Each case's lines were edited and read back where it ran: put them in.
+                new = splice(
+                    data, [Part(**part) for part in parts if part is not None], writes
+                )
+            else:
+                new = rewrite(data, writes)
             if new != data:
                 write_bytes_atomically(path, new)
         except UpdateRefused as exc:
@@ -251,12 +317,27 @@ class UpdateRun:
                 f"{plural(count, 'expected answer')} written, {created} created, "
                 f"in {plural(len(written), 'file')}"
             )
-        else:
+        elif not self.unwritten and len(written) == len(self.files):
             terminalreporter.write_line("no expected answer needed writing")
+        if self.unwritten:
+            terminalreporter.write_line(
+                f"{plural(self.unwritten, 'expected answer')} could not be written: "
+                f"{'its case fails' if self.unwritten == 1 else 'their cases fail'} above, "
+                "saying why",
+                red=True,
+            )
         for file in self.files:
             if file.refused is not None:
+                # Its cases were reported as passed when they ran; they are not.
+                passed = (
+                    "its case, reported as passed above, is a case error"
+                    if file.cases == 1
+                    else f"its {file.cases} cases, reported as passed above, are case errors"
+                )
                 terminalreporter.write_line(
-                    f"{file.display}: {escape_controls(file.refused)}", red=True
+                    f"{file.display}: {escape_controls(file.refused)}"
+                    + (f"; {passed}" if file.cases else ""),
+                    red=True,
                 )
 
 

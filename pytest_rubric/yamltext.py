@@ -123,25 +123,26 @@ def is_nested(value: Any) -> bool:
     return False
 
 
-def block(value: Any, indent: int, step: int) -> list[str]:
+def block(value: Any, indent: int, step: int, *, json_style: bool = False) -> list[str]:
     """The lines of a nested value (see :func:`is_nested`) in block style, each
-    indented by ``indent`` spaces; ``step`` is the file's indentation step."""
+    indented by ``indent`` spaces; ``step`` is the file's indentation step.
+    ``json_style`` quotes every key and string, as the mapping's own keys are."""
     pad = " " * indent
     lines: list[str] = []
     if isinstance(value, Mapping):
         for key, item in value.items():
-            name = string(key)
+            name = string(key, json_style=json_style)
             if is_nested(item):
                 lines.append(f"{pad}{name}:")
-                lines.extend(block(item, indent + step, step))
+                lines.extend(block(item, indent + step, step, json_style=json_style))
             else:
-                lines.append(f"{pad}{name}: {flow(item)}")
+                lines.append(f"{pad}{name}: {flow(item, json_style=json_style)}")
         return lines
     for item in value:
         if is_nested(item):
-            inner = block(item, indent + 2, step)
+            inner = block(item, indent + 2, step, json_style=json_style)
             lines.append(f"{pad}- {inner[0].lstrip(' ')}")
             lines.extend(inner[1:])
         else:
-            lines.append(f"{pad}- {flow(item)}")
+            lines.append(f"{pad}- {flow(item, json_style=json_style)}")
     return lines

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 import yaml
@@ -13,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
-from pytest_rubric.update import UpdateRefused, Write, rewrite
+from pytest_rubric.loader import parse_case_file
+from pytest_rubric.update import Part, UpdateRefused, Write, check, rewrite, splice
 from pytest_rubric.updating import CI_VARIABLES
 from pytest_rubric.yamlstrict import decode, load
 from pytest_rubric.yamltext import quoted, string
@@ -527,17 +530,74 @@ def test_a_file_changed_on_disk_during_the_run_is_not_written_and_the_run_fails(
     )
     result = run(pytester, "--rubric-update=all", "--rubric-report=report.json")
     assert result.ret == 1
+    # 'missing' ran after the change: it fails as it runs. 'wrong' ran before it and was
+    # reported as passed; the write at the end finds the change, and says so.
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "no expected answer needed writing",
+            "review.rubric.yaml:25: 'missing' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk "
+            "since it was collected; run again to write the answers into the current file",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "1 expected answer could not be written: its case fails above, saying why",
             "review.rubric.yaml: nothing was written: it changed on disk since it was "
-            "collected; run again to write the answers into the current file",
-        ]
+            "collected; run again to write the answers into the current file; its case, "
+            "reported as passed above, is a case error",
+        ],
+        consecutive=True,
     )
     assert path.read_text() == BLOCK + "# edited meanwhile\n"
     report = json.loads((pytester.path / "report.json").read_text())
     outcomes = {case["case"]: case["outcome"] for case in report["cases"]}
     assert outcomes == {
+        "right": "matched",
+        "wrong": "case-error",
+        "missing": "case-error",
+        "last": "matched",
+    }
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_file_changed_after_its_cases_ran_fails_the_run_and_says_they_are_case_errors(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    pytester.makeconftest(
+        """
+        from pathlib import Path
+
+        import pytest
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtestloop(session):
+            result = yield
+            if not hasattr(session.config, "workerinput"):  # where the file is written
+                path = Path(str(session.config.rootpath)) / "review.rubric.yaml"
+                path.write_text(path.read_text() + "# edited at the end\\n")
+            return result
+        """
+    )
+    result = run(pytester, *workers, "--rubric-update=all", "--rubric-report=report.json")
+    assert result.ret == 1
+    result.assert_outcomes(passed=4)  # decided as they ran, before the file changed
+    result.stdout.fnmatch_lines(
+        [
+            "*= rubric update (all) =*",
+            "review.rubric.yaml: nothing was written: it changed on disk since it was "
+            "collected; run again to write the answers into the current file; its 2 cases, "
+            "reported as passed above, are case errors",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(["reason: 4 cases, 2 matched, 0 mismatched, 2 case errors"])
+    assert path.read_text() == BLOCK + "# edited at the end\n"
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert report["exitStatus"] == 1
+    assert {case["case"]: case["outcome"] for case in report["cases"]} == {
         "right": "matched",
         "wrong": "case-error",
         "missing": "case-error",
@@ -557,21 +617,122 @@ KEPT_NOTE = (
 )
 
 
-def test_an_edit_that_would_change_another_value_is_refused() -> None:
-    with pytest.raises(UpdateRefused, match="would not read back case 'kept-note' with its"):
+def test_nothing_is_written_after_a_block_scalar_that_keeps_its_line_breaks() -> None:
+    with pytest.raises(UpdateRefused) as refused:
         rewrite(KEPT_NOTE.encode(), [Write(0, "kept-note", {"x": 1}, created=True)])
-
-
-def test_a_refused_file_fails_its_written_cases_saying_why(pytester: pytest.Pytester) -> None:
-    path = make(pytester, "review.rubric.yaml", KEPT_NOTE)
-    before = path.read_bytes()
-    result = run(pytester, "--rubric-update=new")
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(
-        ["review.rubric.yaml: nothing was written: the edited text would not read back*"]
+    assert str(refused.value) == (
+        "the value at line 5 is a block scalar that keeps its trailing line breaks ('|+'), "
+        "so nothing can be written after it without changing it; write '|' instead of '|+' "
+        "there (or move that key above the others), then run again"
     )
-    result.stdout.fnmatch_lines(["reason: 1 case, 0 matched, 0 mismatched, 1 case error"])
-    assert path.read_bytes() == before
+
+
+def test_an_edit_that_would_not_read_back_as_the_answer_is_refused() -> None:
+    # '{reason, b: 1}': 'reason' has no ':' and an empty value; a value written there
+    # would join the key.
+    text = "evaluator: x\ncases:\n  - id: a\n    input: {}\n    expected: {reason, b: 1}\n"
+    with pytest.raises(UpdateRefused) as refused:
+        rewrite(text.encode(), [Write(0, "a", {"reason": "r", "b": 1}, created=False)])
+    assert str(refused.value) == (
+        "case 'a' would not read back with its answer as its expected; "
+        "write this case's expected by hand"
+    )
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_case_whose_answer_cannot_be_written_fails_in_pytest_junit_and_the_report(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    text = KEPT_NOTE + (
+        "  - id: other\n    input: {fields: {title: true, source: true}, pass: true, reasons: []}\n"
+    )
+    path = make(pytester, "review.rubric.yaml", text)
+    result = run(
+        pytester,
+        *workers,
+        "--rubric-update=new",
+        "--junitxml=junit.xml",
+        "--rubric-report=report.json",
+    )
+    assert result.ret == 1
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "review.rubric.yaml:3: 'kept-note' cannot be evaluated",
+            "  its answer cannot be written into the case file: the value at line 5 is a "
+            "block scalar that keeps its trailing line breaks ('|+'), so nothing can be "
+            "written after it without changing it; write '|' instead of '|+' there (or move "
+            "that key above the others), then run again",
+        ],
+        consecutive=True,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "reason: 2 cases, 1 matched, 0 mismatched, 1 case error",
+            "*",
+            "*= rubric update (new) =*",
+            "--- review.rubric.yaml",
+            "*",
+            "1 expected answer written, 1 created, in 1 file",
+            "1 expected answer could not be written: its case fails above, saying why",
+        ]
+    )
+    assert path.read_text() == text + (
+        "    expected:\n"
+        "      expectedPass: true\n"
+        "      expectedReasons: [all-required-met]\n"
+        "      coherent: false\n"
+    )
+    junit = ElementTree.parse(pytester.path / "junit.xml").getroot()
+    cases = {case.get("name"): case for case in junit.iter("testcase")}
+    failure = cases["kept-note"].find("failure")
+    assert failure is not None
+    assert "its answer cannot be written into the case file" in (failure.get("message") or "")
+    assert cases["other"].find("failure") is None
+    report = json.loads((pytester.path / "report.json").read_text())
+    assert {case["case"]: case["outcome"] for case in report["cases"]} == {
+        "kept-note": "case-error",
+        "other": "matched",
+    }
+    assert report["exitStatus"] == 1
+    plain = run(pytester)
+    plain.assert_outcomes(passed=1, failed=1)  # the written case passes; kept-note has none
+
+
+def test_a_case_file_changed_before_its_cases_ran_fails_them_as_they_run(
+    pytester: pytest.Pytester,
+) -> None:
+    path = make(pytester, "review.rubric.yaml", BLOCK)
+    pytester.makeconftest(
+        """
+        from pathlib import Path
+
+        def pytest_collection_finish(session):
+            path = Path(str(session.config.rootpath)) / "review.rubric.yaml"
+            path.write_text(path.read_text() + "# edited meanwhile\\n")
+        """
+    )
+    result = run(pytester, "--rubric-update=all", "--junitxml=junit.xml")
+    assert result.ret == 1
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "review.rubric.yaml:15: 'wrong' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk*",
+            "*",
+            "review.rubric.yaml:25: 'missing' cannot be evaluated",
+            "  its answer cannot be written into the case file: it changed on disk*",
+            "*",
+            "2 expected answers could not be written: their cases fail above, saying why",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*reported as passed above*")
+    assert path.read_text() == BLOCK + "# edited meanwhile\n"
+    junit = ElementTree.parse(pytester.path / "junit.xml").getroot()
+    failed = {
+        case.get("name") for case in junit.iter("testcase") if case.find("failure") is not None
+    }
+    assert failed == {"wrong", "missing"}
 
 
 # -- quoting: every written value reads back the same under every YAML reader --------
@@ -702,6 +863,55 @@ def test_any_json_answer_written_reads_back_equal_with_the_strict_loader_and_saf
         assert_reads_back(rewrite(template.encode(), [write]), write.index, answer)
 
 
+MIDDLE = (
+    "evaluator: reason  # first and last cases stay as they are\n"
+    "cases:\n"
+    "  - id: first\n"
+    "    input: {x: 1}\n"
+    "    expected: {x: 1}\n"
+    "  # the middle one\n"
+    "  - id: middle\n"
+    "    input: {x: 1}\n"
+    "EXPECTED"
+    '  - {"id": "last", "input": {}, "expected": {}}\n'
+    "description: after the cases\n"
+)
+MIDDLE_EXPECTED = [
+    "",
+    "    expected:\n",
+    "    expected:\n      value: 0   # a comment\n      nested:\n        - [1]\n",
+    "    expected: {value: 0, nested: 1}\n",
+    "    note: |+\n      kept\n\n",
+]
+
+
+@given(answer=st.dictionaries(st.text(), JSON_VALUES, max_size=5))
+def test_one_case_edited_on_its_own_lines_agrees_with_the_whole_file_rewritten(
+    answer: dict[str, Any],
+) -> None:
+    for expected in MIDDLE_EXPECTED:
+        data = MIDDLE.replace("EXPECTED", expected).encode()
+        case = parse_case_file(data, "middle.rubric.yaml").cases[1]
+        assert case.lines == (7, 9 + expected.count("\n"))
+        write = Write(1, "middle", answer, created=case.missing_expected is not None)
+        known = (case.input, case.expected)
+        assert refusal(check, data, write, case.lines, known) == refusal(rewrite, data, [write])
+        if refusal(rewrite, data, [write]) is None:
+            part = check(data, write, case.lines, known)
+            assert part is not None
+            assert splice(data, [part]) == rewrite(data, [write])
+            assert splice(data, [part], [write]) == rewrite(data, [write])
+
+
+def refusal(edit: Callable[..., object], *args: Any) -> str | None:
+    """Why ``edit(*args)`` was refused, or ``None``."""
+    try:
+        edit(*args)
+    except UpdateRefused as exc:
+        return str(exc)
+    return None
+
+
 def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
     pytester: pytest.Pytester,
 ) -> None:
@@ -716,9 +926,35 @@ def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
-@pytest.mark.parametrize("answer", ['"x\\ud800"', "10**5000"], ids=["lone-surrogate", "huge-int"])
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (
+            '"x\\ud800"',
+            "expected['v'] holds a lone surrogate, which UTF-8, and so a case file, cannot "
+            "hold; fix the evaluator's answer, or write this expected by hand",
+        ),
+        (
+            "10**5000",
+            "expected['v'] is an integer of 5001 digits, longer than Python writes in "
+            "decimal (4300 digits); have the evaluator answer it as text, or write this "
+            "expected by hand",
+        ),
+        (
+            '{"k" * 2000: 1}',
+            f"expected['v']['{'k' * 29}…{'k' * 7}'] is a key of 2000 characters; YAML reads a key of at most "
+            "1024 characters before its ':'; have the evaluator answer a shorter key, or "
+            "write this expected by hand",
+        ),
+    ],
+    ids=["lone-surrogate", "huge-int", "long-key"],
+)
 def test_an_answer_no_case_file_can_hold_is_a_case_error_never_a_lost_case(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, workers: list[str], answer: str
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: list[str],
+    answer: str,
+    why: str,
 ) -> None:
     for variable in (
         "CI",
@@ -747,7 +983,7 @@ def rubric_evaluators():
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(failed=1)
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
-    result.stdout.fnmatch_lines(["*its answer cannot be written into the case file*"])
+    assert f"  its answer cannot be written into the case file: {why}" in result.stdout.lines
     assert (pytester.path / "a.rubric.yaml").read_bytes() == before
     report = json.loads((pytester.path / "r.json").read_text())
     assert [record["outcome"] for record in report["cases"]] == ["case-error"]
@@ -770,3 +1006,342 @@ def test_a_case_file_collected_through_a_symlink_and_directly_is_written_once(
     result.stdout.fnmatch_lines(["1 expected answer written, 1 created, in 1 file"])
     result.stdout.no_fnmatch_line("*changed on disk*")
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+# -- values rewritten in part: lists that change length, mappings whose keys change ---
+
+ECHO = """
+from pytest_rubric import Evaluator, hookimpl
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator(name="echo", description="", evaluate=lambda data: data["answer"])]
+"""
+
+PARTS = """\
+evaluator: echo
+cases:
+  - id: grows
+    input: {answer: {items: [a, b, c], rows: [{id: A, count: 1}, {id: B, count: 2}]}}
+    expected:   # lists that grow
+      items:
+        - a   # first
+        - b   # second
+      rows:
+        - id: A   # row A
+          count: 1
+  - id: shrinks
+    input: {answer: {items: [a, x]}}
+    expected:
+      items:
+        - a   # kept
+        - b   # changed
+        # c goes
+        - c   # removed
+        - d
+  - id: keys
+    input:
+      answer:
+        matrix: {bothPass: 1, aOnly: 0, total: 3}
+        rows: [{id: A, b: true, c: 1}, {b: false}]
+    expected:
+      matrix:
+        bothPass: 1   # right
+        bothFail: 0   # gone
+        aOnly: 2   # wrong
+      rows:
+        - id: A   # row A
+          a: false
+          b: true   # kept
+        - id: B   # goes with its line
+          b: false   # kept, moves up
+"""
+
+PARTS_AFTER = """\
+evaluator: echo
+cases:
+  - id: grows
+    input: {answer: {items: [a, b, c], rows: [{id: A, count: 1}, {id: B, count: 2}]}}
+    expected:   # lists that grow
+      items:
+        - a   # first
+        - b   # second
+        - c
+      rows:
+        - id: A   # row A
+          count: 1
+        - id: B
+          count: 2
+  - id: shrinks
+    input: {answer: {items: [a, x]}}
+    expected:
+      items:
+        - a   # kept
+        - x   # changed
+  - id: keys
+    input:
+      answer:
+        matrix: {bothPass: 1, aOnly: 0, total: 3}
+        rows: [{id: A, b: true, c: 1}, {b: false}]
+    expected:
+      matrix:
+        bothPass: 1   # right
+        aOnly: 0   # wrong
+        total: 3
+      rows:
+        - id: A   # row A
+          b: true   # kept
+          c: 1
+        - b: false   # kept, moves up
+"""
+
+FLOWS = """\
+evaluator: echo
+cases:
+  - id: flow
+    input: {answer: {matrix: {bothPass: 1, total: 2}, ids: [A, B, "yes"], rows: [{id: A}]}}
+    expected:
+      matrix: {bothPass: 1, aOnly: 0}   # a flow mapping whose keys change
+      ids: [A]   # a flow list that grows
+      rows: [{id: A, x: 1}, {id: B}]   # one that shrinks
+      deep: {a: [1]}   # one that goes
+  - {"id": "json", "input": {"answer": {"m": {"a": 1, "b": [{"c": "d"}]}}}, "expected": {"m": {"a": 1, "c": true}}}  # JSON stays JSON
+"""
+
+FLOWS_AFTER = """\
+evaluator: echo
+cases:
+  - id: flow
+    input: {answer: {matrix: {bothPass: 1, total: 2}, ids: [A, B, "yes"], rows: [{id: A}]}}
+    expected:
+      matrix: {bothPass: 1, total: 2}   # a flow mapping whose keys change
+      ids: [A, B, "yes"]   # a flow list that grows
+      rows: [{id: A}]   # one that shrinks
+  - {"id": "json", "input": {"answer": {"m": {"a": 1, "b": [{"c": "d"}]}}}, "expected": {"m": {"a": 1, "b": [{"c": "d"}]}}}  # JSON stays JSON
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "after", "cases"),
+    [(PARTS, PARTS_AFTER, 3), (FLOWS, FLOWS_AFTER, 2)],
+    ids=["block-parts", "flow-values"],
+)
+def test_a_value_rewritten_in_part_keeps_its_unchanged_lines_comments_and_style(
+    pytester: pytest.Pytester, text: str, after: str, cases: int
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "parts.rubric.yaml", text)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    assert path.read_text() == after
+    run(pytester).assert_outcomes(passed=cases)
+
+
+EMPTY_LEAVES = """\
+evaluator: echo
+cases:
+  - id: empty
+    input: {answer: {reason: r, other: [1, 2], deep: {a: 1}, none: null, item: [x, y]}}
+    expected:
+      reason:   # to fill
+      other:
+      deep:
+      none:
+      item:
+        -
+        - y
+"""
+
+EMPTY_LEAVES_AFTER = """\
+evaluator: echo
+cases:
+  - id: empty
+    input: {answer: {reason: r, other: [1, 2], deep: {a: 1}, none: null, item: [x, y]}}
+    expected:
+      reason: r   # to fill
+      other: [1, 2]
+      deep:
+        a: 1
+      none:
+      item:
+        - x
+        - y
+"""
+
+
+def test_an_empty_leaf_in_expected_is_written_where_it_stands(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "empty.rubric.yaml", EMPTY_LEAVES)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["1 expected answer written, 0 created, in 1 file"])
+    assert path.read_text() == EMPTY_LEAVES_AFTER
+    run(pytester).assert_outcomes(passed=1)
+
+
+EMPTY_EXPECTED = """\
+evaluator: echo
+cases:
+  - id: left-empty
+    input: {answer: {a: 1, b: [x]}}
+    expected:   # fill me
+  - id: written-null
+    input: {answer: {a: 2}}
+    expected: null   # or me
+  - {"id": "json-null", "input": {"answer": {"a": 3}}, "expected": null}
+  - id: tilde
+    input: {answer: {a: 4}}
+    expected: ~
+"""
+
+EMPTY_EXPECTED_AFTER = """\
+evaluator: echo
+cases:
+  - id: left-empty
+    input: {answer: {a: 1, b: [x]}}
+    expected:   # fill me
+      a: 1
+      b: [x]
+  - id: written-null
+    input: {answer: {a: 2}}
+    expected:   # or me
+      a: 2
+  - {"id": "json-null", "input": {"answer": {"a": 3}}, "expected": {"a": 3}}
+  - id: tilde
+    input: {answer: {a: 4}}
+    expected:
+      a: 4
+"""
+
+
+def test_an_empty_expected_is_missing_and_new_fills_it_in_place(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "empty.rubric.yaml", EMPTY_EXPECTED)
+    plain = run(pytester)
+    plain.assert_outcomes(failed=4)
+    plain.stdout.fnmatch_lines(
+        [
+            "  empty.rubric.yaml:5:5: the case's 'expected' is empty; write the exact expected "
+            "answer under it as a mapping, or run 'pytest --rubric-update=new' to write the "
+            "evaluator's answer there"
+        ]
+    )
+    result = run(pytester, "--rubric-update=new")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["4 expected answers written, 4 created, in 1 file"])
+    assert path.read_text() == EMPTY_EXPECTED_AFTER
+    run(pytester).assert_outcomes(passed=4)
+
+
+COMMENTS_AROUND = """\
+evaluator: echo
+cases:
+  - id: a
+    input:
+      answer: {x: 1}
+      # more: later
+    # expected: to be written
+  # b is next
+  - id: b
+    input: {answer: {why: 2}}
+
+    # after a blank line: about what follows
+  - id: c
+    input: {answer: {z: 3}}
+# the end
+"""
+
+COMMENTS_AROUND_AFTER = """\
+evaluator: echo
+cases:
+  - id: a
+    input:
+      answer: {x: 1}
+      # more: later
+    # expected: to be written
+    expected:
+      x: 1
+  # b is next
+  - id: b
+    input: {answer: {why: 2}}
+    expected:
+      why: 2
+
+    # after a blank line: about what follows
+  - id: c
+    input: {answer: {z: 3}}
+    expected:
+      z: 3
+# the end
+"""
+
+
+def test_an_inserted_expected_goes_below_its_cases_own_comments_and_above_the_next_ones(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "comments.rubric.yaml", COMMENTS_AROUND)
+    assert run(pytester, "--rubric-update=new").ret == 0
+    assert path.read_text() == COMMENTS_AROUND_AFTER
+    run(pytester).assert_outcomes(passed=3)
+
+
+FLOW_LIST = (
+    "evaluator: echo\n"
+    "cases: [{id: a, input: {answer: {x: 1}}, expected: {x: 0}},  # wrong\n"
+    "        {id: b, input: {answer: {y: [1]}}}]\n"
+)
+FLOW_LIST_AFTER = (
+    "evaluator: echo\n"
+    "cases: [{id: a, input: {answer: {x: 1}}, expected: {x: 1}},  # wrong\n"
+    '        {id: b, input: {answer: {y: [1]}}, expected: {"y": [1]}}]\n'
+)
+CR_ONLY = "evaluator: echo\rcases:\r  - id: a\r    input: {answer: {x: 1}}\r    expected:\r      x: 0  # wrong\r"
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        (FLOW_LIST, FLOW_LIST_AFTER),
+        (CR_ONLY, CR_ONLY.replace("x: 0", "x: 1")),
+        (CR_ONLY.replace("\r", "\u2028"), CR_ONLY.replace("\r", "\u2028").replace("x: 0", "x: 1")),
+    ],
+    ids=["cases-in-a-flow-list", "CR-line-breaks", "LS-line-breaks"],
+)
+def test_files_whose_cases_cannot_be_read_line_by_line_are_edited_whole(
+    pytester: pytest.Pytester, text: str, after: str
+) -> None:
+    pytester.makeconftest(ECHO)
+    path = make(pytester, "whole.rubric.yaml", text)
+    result = run(pytester, "--rubric-update=all")
+    assert result.ret == 0
+    assert path.read_bytes() == after.encode()
+    assert run(pytester).ret == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The part also changes the next case: it must not be written.
+        '  - id: middle\n    input: {x: 1}\n    expected: {a: 1}\n  - {"id": "last", "input": {x: 2}, "expected": {}}\n',
+        # The part writes another answer than the write says.
+        "  - id: middle\n    input: {x: 1}\n    expected: {a: 2}\n",
+        # The part breaks the file's YAML.
+        "  - id: middle\n    input: {x: 1\n    expected: {a: 1}\n",
+    ],
+    ids=["changes-another-case", "other-answer", "broken-yaml"],
+)
+def test_the_spliced_file_is_read_back_whole_before_it_is_written(text: str) -> None:
+    data = MIDDLE.replace("EXPECTED", "").encode()
+    case = parse_case_file(data, "middle.rubric.yaml").cases[1]
+    assert case.lines is not None
+    first, after = case.lines
+    if text.count("- ") == 2:  # the part spans the last case too
+        after = 0
+        text += "description: after the cases\n"
+    write = Write(1, "middle", {"a": 1}, created=True)
+    bad = Part(first, after, text)
+    with pytest.raises(UpdateRefused):
+        splice(data, [bad], [write])
