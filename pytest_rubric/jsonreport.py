@@ -109,9 +109,9 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     text = encode(head)
     cases = data.get("cases", [])
     if not cases:
-        stream.write(f"{text[:-1]}, \"cases\": []}}\n" if head else '{"cases": []}\n')
+        stream.write(f'{text[:-1]}, "cases": []}}\n' if head else '{"cases": []}\n')
         return
-    stream.write(f"{text[:-1]}, \"cases\": [\n" if head else '{"cases": [\n')
+    stream.write(f'{text[:-1]}, "cases": [\n' if head else '{"cases": [\n')
     last = len(cases) - 1
     for index, record in enumerate(cases):
         stream.write(encode(record))
