@@ -77,6 +77,8 @@ class RubricFile(pytest.File):
         evaluator = _evaluator(registry, case_file, display)
         source = registry.source(case_file.evaluator)
         keep_input = wants_input_copy(self.config)
+        file = root_path(self.config, self.path)  # one string, shared by the file's cases
+        junit = bool(getattr(self.config.option, "xmlpath", None))
         for case in case_file.cases:
             decorators, problems = _pytest_marks(case, display)
             if problems:
@@ -90,6 +92,8 @@ class RubricFile(pytest.File):
                 display=display,
                 keep_input=keep_input,
                 digest=case_file.digest,
+                file=file,
+                junit=junit,
             )
             for decorator in decorators:
                 item.add_marker(decorator)
@@ -115,10 +119,14 @@ class RubricItem(pytest.Item):
         display: str,
         keep_input: bool,
         digest: str = "",
+        file: str | None = None,
+        junit: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.case = case
+        #: The case file's path for machine-readable output (relative to rootdir, ``/``).
+        self.file = root_path(self.config, self.path) if file is None else file
         #: SHA-256 of the case file's bytes as collected (``--rubric-update`` checks it).
         self.digest = digest
         #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
@@ -136,14 +144,15 @@ class RubricItem(pytest.Item):
         self.strict_xpass = False
         # ``-k agreement`` selects the agreement cases, whatever their path says.
         self.extra_keyword_matches.add(evaluator.name)
-        # Shown as <property> elements by --junitxml, so CI dashboards see them.
-        self.user_properties.extend(
-            (
-                ("rubric_case", case.name),
-                ("rubric_evaluator", evaluator.name),
-                ("rubric_location", f"{display}:{case.line}"),
+        if junit:
+            # Shown as <property> elements by --junitxml, so CI dashboards see them.
+            self.user_properties.extend(
+                (
+                    ("rubric_case", case.name),
+                    ("rubric_evaluator", evaluator.name),
+                    ("rubric_location", f"{display}:{case.line}"),
+                )
             )
-        )
 
     def runtest(self) -> None:
         case, mode = self.case, self.config.option.rubric_update
@@ -152,14 +161,15 @@ class RubricItem(pytest.Item):
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
             case = dataclasses.replace(case, problems=(), expected={})
+        limit = review_limit(self.config)
         result = run_case(
             case,
             self.evaluator,
             path=self.display,
             source=self.source,
             keep_input=self.keep_input,
-            review_limit=review_limit(self.config),
-            review_at=root_path(self.config, case.input_file or self.path),
+            review_limit=limit,
+            review_at=root_path(self.config, case.input_file) if case.input_file else self.file,
         )
         evaluated = result.evaluated
         result, self.update, self.part = to_write(

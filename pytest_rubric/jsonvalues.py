@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from typing import TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar, cast
 
 #: A JSON-compatible value, as evaluators take and answer them.
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
@@ -192,9 +192,35 @@ def json_problem(value: object, where: str = "the answer") -> str | None:
     without cycles. Subclasses of those types count as those types.
     """
     try:
+        if _is_plain(value, MAX_DEPTH):  # the usual answer: say nothing, cheaply
+            return None
         return _problem(value, where, MAX_DEPTH, set(), where)
     except Exception as exc:
         return f"{where} could not be read: {type(exc).__name__}"
+
+
+def _is_plain(value: Any, depth: int) -> bool:
+    """Whether ``value`` is made of JSON's own types only (no subclasses), with finite
+    floats and text keys, nested within ``depth``: then :func:`_problem` finds nothing
+    (a cycle nests without end, so it is never plain). Builds no ``where`` text."""
+    kind = type(value)
+    if kind is str or kind is bool or kind is int or value is None:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if depth <= 0:
+        return False
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or not _is_plain(item, depth - 1):
+                return False
+        return True
+    if kind is list:
+        for item in value:  # noqa: SIM110 (a loop, not all() over a generator: it is hot)
+            if not _is_plain(item, depth - 1):
+                return False
+        return True
+    return False
 
 
 def _problem(value: object, where: str, depth: int, open_ids: set[int], root: str) -> str | None:

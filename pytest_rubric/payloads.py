@@ -42,7 +42,7 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
         record = record_of(
             result,
             nodeid=item.nodeid,
-            file=root_path(config, item.path),
+            file=item.file,
             input_file=root_path(config, item.case.input_file) if item.case.input_file else "",
             full=full,
         )
@@ -81,7 +81,7 @@ def _case_error_record(item: RubricItem) -> CaseRecord:
     return base_record(
         nodeid=item.nodeid,
         case=item.case.name,
-        file=root_path(item.config, item.path),
+        file=item.file,
         line=item.case.line,
         index=item.case.index,
         evaluator=item.evaluator.name,

@@ -13,6 +13,7 @@ Every hook body is guarded, and a case whose record cannot be made fails.
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
@@ -47,6 +48,7 @@ class RubricRun:
         # Rubric node IDs before any deselection, then the suite once collection ends.
         self._collected: list[str] | None = None
         self.suite: SuiteRecord | None = None
+        self._frozen = False
 
     # -- where cases are collected (serial run or xdist worker) ---------------------
 
@@ -65,6 +67,13 @@ class RubricRun:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if self._collected is None:
             return
+        if self._collected and not self._frozen:
+            # The cases' data stays alive until the session ends; every full collection
+            # of the garbage collector would walk it again (about a tenth of a 10,000-case
+            # run). Frozen after one collection, and thawed when pytest is done.
+            gc.collect()
+            gc.freeze()
+            self._frozen = True
         if not self._collected and self.report_path is None and not self.config.option.rubric_html:
             return  # no case was collected, and no report or page says so
         try:
@@ -76,6 +85,11 @@ class RubricRun:
                 self.config.workeroutput[_WORKER_SUITE] = self.suite  # type: ignore[attr-defined]
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    def pytest_unconfigure(self) -> None:
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: object) -> None:
@@ -105,6 +119,10 @@ class RubricRun:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
                 payload = unrecorded(item, report, exc)
+            if report.when == "call":
+                # Its report is made: the answer lives on in the payload, not on the item
+                # (kept by pytest until the session ends). A rerun sets them again.
+                item.result = item.update = None
             if payload is not None:
                 # A plain JSON attribute travels with the report to an xdist controller.
                 report.rubric = payload  # type: ignore[attr-defined]

@@ -269,9 +269,7 @@ class UpdateRun:
             parts = [write.get("part") for write in pending]
             if all(part is not None for part in parts):
                 # Each case's lines were edited and read back where it ran: put them in.
-                new = splice(
-                    data, [Part(**part) for part in parts if part is not None], writes
-                )
+                new = splice(data, [Part(**part) for part in parts if part is not None], writes)
             else:
                 new = rewrite(data, writes)
             if new != data:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from sys import intern
 from typing import Any
 
 import yaml
@@ -441,6 +442,9 @@ class _Builder:
                 if value is not _SKIP:
                     self.problem(pos, _key_problem(value))
                 value = _SKIP
+            else:
+                # A few keys repeat in every case: one string each, not one per case.
+                value = intern(value)
             frame.key = value
             frame.key_pos = pos
             return

@@ -276,3 +276,52 @@ def test_streamed_jsonl_and_csv_ledgers_answer_exactly_as_inline_rows(
             path.write_text(content)
             reader = RowReader(path, path.name)
             assert tally_rows(reader, reader.where)[0] == expected
+
+
+@pytest.mark.parametrize("kind", ["list", "one-shot", "jsonl", "csv"])
+def test_a_repeated_id_names_where_it_was_first_given_however_rows_arrive(
+    tmp_path: Path, kind: str
+) -> None:
+    rows = [{"id": f"r{n}", "a": n % 2 == 0, "b": True} for n in range(5)]
+    rows.append({"id": "r2", "a": True, "b": True})
+    where = None
+    if kind == "list":
+        given: Any = rows
+    elif kind == "one-shot":
+        given = iter(rows)
+    elif kind == "jsonl":
+        path = tmp_path / "l.jsonl"
+        path.write_text(jsonl(*rows))
+        given = RowReader(path, "l.jsonl")
+        where = given.where
+    else:
+        path = tmp_path / "l.csv"
+        body = "".join(f"{r['id']},{str(r['a']).lower()},true\n" for r in rows)
+        path.write_text("id,a,b\n" + body)
+        given = RowReader(path, "l.csv")
+        where = given.where
+    answer, evidence = tally_rows(given, where)
+    assert answer == {"error": "review-case-identity"}
+    place = {"jsonl": "l.jsonl:6 ", "csv": "l.csv:7 "}.get(kind, "")
+    assert evidence.problem == f"{place}rows[5].id 'r2' repeats rows[2].id"
+
+
+ROW_TEXT = st.one_of(
+    st.from_regex(r'\A[ {}\[\]":,a-c0-9.eE+-]{0,24}\n?\Z'),
+    st.dictionaries(st.sampled_from(["id", "a", "b", "x:y", "{"]), st.integers() | st.booleans())
+    .map(json.dumps)
+    .map(lambda text: text.replace('"b"', '"a"', 1)),
+)
+
+
+@given(ROW_TEXT)
+def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
+    from pytest_rubric.ledgers import _DECODER, _decode_row
+
+    def outcome(decode: Any) -> object:
+        try:
+            return ("value", decode(text))
+        except (ValueError, RecursionError) as exc:
+            return ("error", type(exc), str(exc))
+
+    assert outcome(_decode_row) == outcome(_DECODER.decode)

@@ -69,45 +69,65 @@ def tally_rows(
     ledger file names its path and line). Once an identity problem is found the
     answer is settled and the rest is not read; after a label problem, later rows
     are still checked for identity, which the reference checks first.
+
+    IDs are kept in a set; where a repeated ID was first seen is looked up only
+    when one repeats, by reading ``rows`` again up to it (a ledger file is read
+    again from its start), or, for rows that can be read only once, from the
+    index of every ID kept as they pass.
     """
     name = where or _row_name
-    seen: dict[str, int] = {}
+    iterator = iter(rows)
+    index_of: dict[str, int] | None = {} if iterator is rows else None
+    seen: set[str] = set()
+    remember = seen.add
+    blank_start = JS_WHITESPACE
     identity: str | None = None
     label: str | None = None
     both_pass = both_fail = a_only = b_only = 0
     disagreements: list[JSON] = []
-    for index, row in enumerate(rows):
-        if not isinstance(row, Mapping):
+    keep = disagreements.append
+    for index, row in enumerate(iterator):
+        if type(row) is not dict and not isinstance(row, Mapping):
             identity = f"{name(index)} is {describe(row)}, not a mapping with id, a and b"
             break
         case_id = row.get("id", _ABSENT)
         if type(case_id) is not str:
             identity = _id_problem(name(index), case_id)
             break
-        if not case_id.strip(JS_WHITESPACE_CHARS):
+        # Blank only if every character is JavaScript whitespace: the first one decides
+        # unless it is whitespace itself.
+        if not case_id or (case_id[0] in blank_start and not case_id.strip(JS_WHITESPACE_CHARS)):
             identity = f"{name(index)}.id is {describe(case_id)}, which is blank"
             break
-        first = seen.setdefault(case_id, index)
-        if first != index:
-            identity = f"{name(index)}.id {case_id!r} repeats {_row_name(first)}.id"
+        if case_id in seen:
+            here = name(index)  # before reading again, which moves a ledger file's line
+            first = index_of[case_id] if index_of is not None else _first_index(rows, case_id)
+            identity = f"{here}.id {case_id!r} repeats {_row_name(first)}.id"
             break
+        remember(case_id)
+        if index_of is not None:
+            index_of[case_id] = index
         if label is not None:
             continue
         a = row.get("a", _ABSENT)
         b = row.get("b", _ABSENT)
-        if type(a) is not bool or type(b) is not bool:
-            label = _label_problem(name(index), case_id, a, b)
-        elif a:
-            if b:
+        if a is True:
+            if b is True:
                 both_pass += 1
-            else:
+                continue
+            if b is False:
                 a_only += 1
-                disagreements.append(case_id)
-        elif b:
-            b_only += 1
-            disagreements.append(case_id)
-        else:
-            both_fail += 1
+                keep(case_id)
+                continue
+        elif a is False:
+            if b is False:
+                both_fail += 1
+                continue
+            if b is True:
+                b_only += 1
+                keep(case_id)
+                continue
+        label = _label_problem(name(index), case_id, a, b)
     if identity is not None:
         return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
     if label is not None:
@@ -134,6 +154,15 @@ def tally_rows(
         }
     )
     return answer, evidence
+
+
+def _first_index(rows: Iterable[object], case_id: str) -> int:
+    """Where ``case_id`` is first given in ``rows``, read again from the start. Every
+    row before the repeat passed the identity checks, so each is a mapping with a text id."""
+    for index, row in enumerate(rows):
+        if isinstance(row, Mapping) and row.get("id") == case_id:
+            return index
+    raise RubricInputError(f"the rows changed while being read: {case_id!r} is gone")
 
 
 def review_rows(
