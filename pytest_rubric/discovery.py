@@ -34,6 +34,7 @@ import pluggy
 import pytest_rubric.builtin as builtin
 from pytest_rubric import hookspecs
 from pytest_rubric.errors import RegistrationError
+from pytest_rubric.paths import relative
 from pytest_rubric.registry import Evaluator, Registry, show_object
 
 ENTRY_POINT_GROUP = hookspecs.ENTRY_POINT_GROUP
@@ -100,7 +101,7 @@ class EvaluatorDiscovery:
             self._registries.clear()
             return
         self._conftests[real] = len(self._providers)
-        self._add(plugin, _relative(real, self.root), scopes)
+        self._add(plugin, relative(real, self.root), scopes)
 
     def problems(self) -> list[str]:
         """Everything wrong with the plugins offered so far, one message per problem."""
@@ -283,7 +284,7 @@ def _own_frames(exc: BaseException, root: Path) -> str:
         if not os.path.abspath(frame.filename).startswith(_HIDDEN_FRAMES)
     ]
     return "".join(
-        f"\n    at {_relative(Path(frame.filename), root)}:{frame.lineno} in {frame.name}"
+        f"\n    at {relative(Path(frame.filename), root)}:{frame.lineno} in {frame.name}"
         for frame in frames
     )
 
@@ -305,10 +306,3 @@ def _resolved(path: Path) -> Path:
         return path.resolve()
     except (OSError, RuntimeError):  # a symlink loop
         return Path(os.path.abspath(path))
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return os.path.relpath(path, root)
-    except ValueError:  # another drive on Windows
-        return str(path)

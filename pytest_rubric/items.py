@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from pytest_rubric.errors import CaseFileError, RegistrationError, RubricConfigE
 from pytest_rubric.jsonvalues import escape_controls
 from pytest_rubric.loader import Case, CaseFile, load_case_file
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.paths import display_path, root_path
 from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
@@ -318,19 +318,3 @@ def _evaluator(registry: Registry, case_file: CaseFile, display: str) -> Evaluat
             "it must return a pytest_rubric.Evaluator",
         )
     return configured
-
-
-def display_path(config: pytest.Config, path: Path) -> str:
-    """The path as the user typed it: relative to where pytest was invoked."""
-    try:
-        return os.path.relpath(path, config.invocation_params.dir)
-    except ValueError:  # another drive on Windows
-        return str(path)
-
-
-def root_path(config: pytest.Config, path: Path | str) -> str:
-    """The path for machine-readable output: relative to rootdir, with ``/``."""
-    try:
-        return Path(os.path.relpath(path, config.rootpath)).as_posix()
-    except ValueError:  # another drive on Windows
-        return Path(path).as_posix()

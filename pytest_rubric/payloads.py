@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from pytest_rubric.items import RubricItem, root_path
+from pytest_rubric.items import RubricItem
 from pytest_rubric.jsonvalues import escape_controls, plain
 from pytest_rubric.loader import SUFFIXES as CASE_FILE_SUFFIXES
 from pytest_rubric.outcome import CASE_ERROR, Outcome
+from pytest_rubric.paths import root_path
 from pytest_rubric.records import (
     CaseRecord,
     Payload,

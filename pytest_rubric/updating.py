@@ -34,6 +34,7 @@ from pytest_rubric.compare import json_equal
 from pytest_rubric.jsonvalues import escape_controls, plain
 from pytest_rubric.loader import Case
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+from pytest_rubric.paths import display_path
 from pytest_rubric.records import Payload, PendingWrite, UpdateRecord, stopped
 from pytest_rubric.summary import plural
 from pytest_rubric.update import (
@@ -241,7 +242,7 @@ class UpdateRun:
                     )
 
     def _write_file(self, path: Path, payloads: list[Payload]) -> _FileResult:
-        display = escape_controls(_display(self.config, path))
+        display = escape_controls(display_path(self.config, path))
         result = _FileResult(display)
         # The same case collected twice (through a symlink too) is written once.
         pending = list(
@@ -341,13 +342,6 @@ class UpdateRun:
 
 def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
-
-
-def _display(config: pytest.Config, path: Path) -> str:
-    try:
-        return os.path.relpath(path, config.invocation_params.dir)
-    except ValueError:  # another drive on Windows
-        return str(path)
 
 
 def write_bytes_atomically(path: Path, data: bytes) -> None:
