@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pytest_rubric.errors import RubricInputError
+from pytest_rubric.jsonvalues import JSON
 from pytest_rubric.yamlstrict import MAX_NUMBER_CHARS, decimal_int
 
 #: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
@@ -46,7 +47,7 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON; write a number or a string")
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
     mapping = dict(pairs)
     if len(mapping) != len(pairs):
         seen: set[str] = set()
@@ -76,7 +77,7 @@ _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_pa
 _TOO_DEEP = "nested too deeply to read; flatten this value"
 
 
-def _decode_row(text: str) -> Any:
+def _decode_row(text: str) -> JSON:
     """``_DECODER.decode(text)``, the same value or the same error, at less cost.
 
     Every key-value pair of every object is written with a ``:`` and every object with
@@ -91,15 +92,16 @@ def _decode_row(text: str) -> Any:
         row = None
     if type(row) is dict and text.count(":") == len(row) and text.count("{") == 1:
         return row
-    return _DECODER.decode(text)
+    decoded: JSON = _DECODER.decode(text)
+    return decoded
 
 
-def read_json(path: Path, display: str) -> Any:
+def read_json(path: Path, display: str) -> dict[str, JSON]:
     """The whole input mapping from a ``.json`` file."""
     return _decode_json(_json_text(path, display), display)
 
 
-def read_json_with_row_lines(path: Path, display: str) -> tuple[Any, list[int]]:
+def read_json_with_row_lines(path: Path, display: str) -> tuple[dict[str, JSON], list[int]]:
     """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
 
     For naming a row's place (``file:line``) when rows are kept for review; the
@@ -156,7 +158,7 @@ def _json_text(path: Path, display: str) -> str:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
 
 
-def _decode_json(text: str, display: str) -> Any:
+def _decode_json(text: str, display: str) -> dict[str, JSON]:
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
@@ -193,7 +195,7 @@ class RowReader:
     def where(self, index: int) -> str:
         return f"{self.display}:{self.line} rows[{index}]"
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[JSON]:
         try:
             with self.path.open(encoding="utf-8-sig", newline="") as stream:
                 if self.fmt == ".csv":
@@ -210,7 +212,7 @@ class RowReader:
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
 
-    def _jsonl(self, stream: TextIO) -> Iterator[Any]:
+    def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
         decode = _decode_row
         # Each line read with a cap, so a runaway line is never held whole; a row is a line.
         lines = iter(partial(stream.readline, MAX_ROW_CHARS + 1), "")
@@ -236,7 +238,7 @@ class RowReader:
                 raise RubricInputError(f"{self.display}:{self.line}: {_TOO_DEEP}") from None
             yield row
 
-    def _csv(self, stream: TextIO) -> Iterator[Any]:
+    def _csv(self, stream: TextIO) -> Iterator[JSON]:
         ended = [0]  # rows read so far, so that the lines know where each row starts
         reader = csv.reader(_capped_lines(stream, self.display, ended), strict=True)
         booleans = _CSV_BOOLEANS.get

@@ -17,7 +17,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.jsonvalues import describe, escape_controls, int_text
+from pytest_rubric.jsonvalues import JSON, describe, escape_controls, int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks
@@ -62,8 +62,8 @@ class Case:
     index: int
     line: int
     col: int
-    input: Mapping[str, Any]
-    expected: Mapping[str, Any]
+    input: Mapping[str, JSON]
+    expected: Mapping[str, JSON]
     problems: tuple[CaseFileError, ...] = ()
     #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
     input_file: Path | None = None
@@ -99,7 +99,7 @@ class CaseFile:
     evaluator_at: Position
     description: str | None
     cases: tuple[Case, ...]
-    rubric: Mapping[str, Any] | None = None
+    rubric: Mapping[str, JSON] | None = None
     rubric_at: Mapping[tuple[str | int, ...], Position] = field(default_factory=dict)
     #: The file's own ``skip``, ``xfail`` and ``marks`` (each case's ``marks`` include them).
     marks: Marks = NO_MARKS
@@ -307,7 +307,14 @@ class _Validator:
             raise mark_problems[0]
         cases = self._cases(cases_node, case_problems, file_marks)
         return CaseFile(
-            self.path, evaluator, evaluator_at, description, cases, rubric, rubric_at, file_marks
+            self.path,
+            evaluator,
+            evaluator_at,
+            description,
+            cases,
+            rubric if isinstance(rubric, dict) else None,  # absent: checked above
+            rubric_at,
+            file_marks,
         )
 
     def _positions(

@@ -203,28 +203,27 @@ class _Caller:
                 f"{self.who} raised in {what}:\n{evaluator_traceback(exc)}"
             ) from None
 
-    def pair(self, what: str, value: Any) -> tuple[Any, Any]:
+    def pair(self, what: str, value: object) -> tuple[object, object]:
         if isinstance(value, tuple) and len(value) == 2:
             return value[0], value[1]
         raise _EvaluatorFailed(
             f"{self.who}: {what} returned {_what(value)}; return a pair (answer, Evidence)"
         )
 
-    def checked(self, answer: Any, evidence: Any) -> tuple[JSON, Evidence | None]:
+    def checked(self, answer: object, evidence: object) -> tuple[JSON, Evidence | None]:
         """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
         Subclasses are turned into their base types first, then checked again: a
         ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
         problem = json_problem(answer)
+        plain_answer: JSON = None
         if problem is None:
-            answer = normalised(answer)
-            problem = json_problem(answer)
+            plain_answer = normalised(answer)
+            problem = json_problem(plain_answer)
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
-        if evidence is not None:
-            evidence = self._check_evidence(evidence)
-        return answer, evidence
+        return plain_answer, None if evidence is None else self._check_evidence(evidence)
 
-    def _check_evidence(self, evidence: Any) -> Evidence:
+    def _check_evidence(self, evidence: object) -> Evidence:
         if not isinstance(evidence, Evidence):
             raise _EvaluatorFailed(
                 f"{self.who}: explain returned {_what(evidence)}; "
@@ -251,7 +250,7 @@ class _Caller:
         return Evidence(facts=facts, problem=text)
 
 
-def _what(value: Any) -> str:
+def _what(value: object) -> str:
     """A value handed back by an evaluator, in words: short JSON text for plain
     values, its type for anything else (a ``repr`` could raise or run code)."""
     if value is None or isinstance(value, (bool, int, float, str)):

@@ -640,9 +640,9 @@ def _check(
                 )
             continue
         rest_old = {k: v for k, v in old.items() if k != "expected"}
-        rest_new = (
-            {k: v for k, v in new.items() if k != "expected"} if isinstance(new, dict) else None
-        )
+        if not isinstance(new, dict):
+            raise UpdateRefused(f"case {write.name!r} would no longer be a mapping; {BY_HAND}")
+        rest_new = {k: v for k, v in new.items() if k != "expected"}
         if not identical(rest_old, rest_new) or not json_equal(new.get("expected"), write.after):
             raise UpdateRefused(
                 f"case {write.name!r} would not read back with its answer as its expected; "

@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from pytest_rubric.jsonvalues import int_text
+from pytest_rubric.jsonvalues import JSON, int_text
 
 #: Nesting deeper than this is refused (case files need about eight levels).
 MAX_DEPTH = 100
@@ -95,7 +95,7 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    value: Any
+    value: JSON
     spans: Spans
     problems: tuple[Problem, ...]
     empty: bool
