@@ -8,7 +8,7 @@ times, and prints the median of the per-pair ratios (plugin / baseline), so that
 noise from other work on the machine hits both sides of a pair alike:
 
 - ``unused``: ``--trivial`` plain test functions and no case file, plugin on /
-  ``-p no:rubric`` (wall time; target 1.02x);
+  ``-p no:rubric`` (wall and CPU; target 1.02x);
 - ``cases``:  ``--cases`` cases in 100 case files (the corpus of ``bench_run.py``) /
   as many ``def test_N(): pass`` in 100 modules under ``-p no:rubric`` (wall and CPU;
   target 1.0x);
@@ -195,15 +195,18 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
     wanted = set(options.only or NAMES)
     if "unused" in wanted:
         plain = trivial_project(work / "trivial", options.trivial)
-        pairs.append(
-            Pair(
-                "unused",
-                f"{options.trivial} plain tests: plugin on / -p no:rubric",
-                lambda: run([*PYTEST, str(plain)], plain),
-                lambda: run([*PYTEST, "-p", "no:rubric", str(plain)], plain),
-                1.02,
+        for cpu in (False, True):
+            pairs.append(
+                Pair(
+                    "unused",
+                    f"{options.trivial} plain tests: plugin on / -p no:rubric "
+                    f"({'CPU' if cpu else 'wall'})",
+                    lambda: run([*PYTEST, str(plain)], plain),
+                    lambda: run([*PYTEST, "-p", "no:rubric", str(plain)], plain),
+                    1.02,
+                    cpu=cpu,
+                )
             )
-        )
     if wanted & {"cases", "report"}:
         corpus = case_project(work / "corpus", options.cases, 100)
     if "cases" in wanted:
@@ -270,6 +273,8 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
 
 
 NAMES = ("unused", "cases", "report", "jsonl", "csv", "memory")
+#: Measures shown both by wall time and by CPU time, from the same runs.
+SHARED = ("unused", "cases")
 
 
 def main() -> None:
@@ -287,14 +292,14 @@ def main() -> None:
         runs: dict[tuple[str, bool], list[tuple[Run, Run]]] = {}
         for _ in range(options.repeats):
             for pair in pairs:
-                if pair.name == "cases" and pair.cpu:
+                if pair.name in SHARED and pair.cpu:
                     continue  # the CPU view of the wall pair's runs
                 ours = pair.ours()
                 base = pair.base()
                 runs.setdefault((pair.name, pair.cpu), []).append((ours, base))
     print(f"{options.repeats} alternating pairs each; medians of the per-pair ratios")
     for pair in pairs:
-        pairs_run = runs[(pair.name, False if pair.name == "cases" else pair.cpu)]
+        pairs_run = runs[(pair.name, False if pair.name in SHARED else pair.cpu)]
         value: Callable[[Run], float] = (lambda r: r.cpu) if pair.cpu else (lambda r: r.wall)
         ratios = [value(ours) / value(base) for ours, base in pairs_run]
         ratio = statistics.median(ratios)
