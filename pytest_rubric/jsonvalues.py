@@ -21,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any, TypeAlias, TypeVar, cast
 
 #: A JSON-compatible value, as evaluators take and answer them.
@@ -130,22 +131,23 @@ def _writable_int(value: int) -> int | str:
     return value
 
 
-def plain(value: object, *, depth: int = MAX_DEPTH) -> JSON:
+def plain(value: object, *, depth: int = MAX_DEPTH, items: int | None = None) -> JSON:
     """A copy of ``value`` that every JSON encoder and transport can carry.
 
     Strings lose nothing but lone surrogates (written as ``\\udXXX`` escapes);
     integers too long for ``str`` become marked text; tuples become lists and
     keys strings; a cycle becomes ``"(cycle)"``, anything nested deeper than
     ``depth`` ``"(nested too deeply)"``, and any other object ``"(a Foo)"``.
-    Never raises.
+    With ``items``, each list and mapping keeps only its first ``items`` entries
+    (enough for the start of the text of a huge answer). Never raises.
     """
     try:
-        return _plain(value, depth, set())
+        return _plain(value, depth, set(), items)
     except Exception as exc:  # a hostile __eq__, __len__ or __iter__
         return f"(a {type(value).__name__} that could not be read: {type(exc).__name__})"
 
 
-def _plain(value: object, depth: int, open_ids: set[int]) -> JSON:
+def _plain(value: object, depth: int, open_ids: set[int], items: int | None = None) -> JSON:
     if type(value) is str:
         return value if is_encodable(value) else _escape_surrogates(value)
     if value is None or type(value) is bool:
@@ -162,18 +164,20 @@ def _plain(value: object, depth: int, open_ids: set[int]) -> JSON:
         open_ids.add(id(value))
         try:
             if isinstance(value, Mapping):
-                return {_key(key): _plain(item, depth - 1, open_ids) for key, item in value.items()}
-            return [_plain(item, depth - 1, open_ids) for item in value]
+                pairs = value.items() if items is None else islice(value.items(), items)
+                return {_key(key): _plain(item, depth - 1, open_ids, items) for key, item in pairs}
+            entries = value if items is None else islice(value, items)
+            return [_plain(item, depth - 1, open_ids, items) for item in entries]
         finally:
             open_ids.discard(id(value))
     if isinstance(value, str):
-        return _plain(str.__str__(value), depth, open_ids)
+        return _plain(str.__str__(value), depth, open_ids, items)
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return _plain(int(value), depth, open_ids)
+        return _plain(int(value), depth, open_ids, items)
     if isinstance(value, float):
-        return _plain(float(value), depth, open_ids)
+        return _plain(float(value), depth, open_ids, items)
     return f"(a {type(value).__name__})"
 
 
@@ -286,9 +290,13 @@ def normalised(value: object) -> JSON:
 
 def show(value: object, *, limit: int = 2000) -> str:
     """One value as JSON text for a message: control characters escaped, long
-    integers abbreviated, at most ``limit`` characters. Never raises."""
+    integers abbreviated, at most ``limit`` characters. Never raises.
+
+    Only the start of a huge list or mapping is read: every entry takes at least
+    three characters with its ", ", so the first ``limit // 3 + 1`` entries of each
+    already reach past the cut, and the text shown is the same as from the whole."""
     try:
-        text = _json_text(plain(value))
+        text = _json_text(plain(value, items=limit // 3 + 1))
     except Exception:
         text = f"(a {type(value).__name__})"
     text = escape_controls(text)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import CaseFileError, RubricInputError
 from pytest_rubric.evaluators._common import describe, int_text
+from pytest_rubric.jsonvalues import _json_text, escape_controls, plain, show
 from pytest_rubric.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
 from pytest_rubric.yamlstrict import MAX_NUMBER_CHARS, decimal_int
@@ -531,3 +532,37 @@ def test_a_byte_that_is_not_utf8_in_a_jsonl_ledger_is_reported_at_its_line(
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"*rows.jsonl:{bad_line}: not UTF-8 (invalid start byte)*"])
+
+
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | huge_integers | st.floats() | hostile_text,
+        lambda inner: (
+            st.lists(inner, max_size=12) | st.dictionaries(hostile_text, inner, max_size=12)
+        ),
+        max_leaves=60,
+    ),
+    limit=st.integers(1, 40),
+)
+def test_a_value_shown_from_its_start_reads_as_the_whole_value_shown(
+    value: Any, limit: int
+) -> None:
+    # show() reads only the first limit // 3 + 1 entries of each list and mapping; the
+    # text must be what rendering the whole value and cutting it gives.
+    whole = escape_controls(_json_text(plain(value)))
+    expected = whole if len(whole) <= limit else f"{whole[: limit - 1]}…"
+    assert show(value, limit=limit) == expected
+
+
+def test_a_huge_answer_is_shown_without_reading_it_all() -> None:
+    class Counted(list[int]):
+        read = 0
+
+        def __iter__(self) -> Any:
+            for item in super().__iter__():
+                Counted.read += 1
+                yield item
+
+    shown = show(Counted(range(1_000_000)), limit=60)
+    assert shown == "[" + ", ".join(map(str, range(100)))[:58] + "…"
+    assert Counted.read == 60 // 3 + 1
