@@ -19,7 +19,7 @@ import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.jsonvalues import JSON, decimal_digits, escape_controls, is_encodable, plain
@@ -131,7 +131,7 @@ def check(
     data: bytes,
     write: Write,
     lines: tuple[int, int] | None,
-    known: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+    known: tuple[Mapping[str, JSON], Mapping[str, JSON]] | None = None,
 ) -> Part | None:
     """:class:`UpdateRefused` when ``write`` alone cannot be made in ``data`` (a case
     file's bytes), as :func:`rewrite` would refuse it; else the case's edited lines.
@@ -234,7 +234,9 @@ def _lines(text: str, first: int, after: int) -> str | None:
     return None if begin is None or end is None else text[begin:end]
 
 
-def _part(text: str, known: tuple[Mapping[str, Any], Mapping[str, Any]] | None) -> Document | None:
+def _part(
+    text: str, known: tuple[Mapping[str, JSON], Mapping[str, JSON]] | None
+) -> Document | None:
     """``text`` (a case's lines behind ``cases:``) read, when it reads as that one case."""
     try:
         document = load(text)
@@ -312,12 +314,12 @@ class _Editor:
     def offset(self, pos: Position) -> int:
         return self.line_starts[pos[0] - 1] + pos[1] - 1
 
-    def start_of(self, parent: Any, key: str | int) -> Position:
+    def start_of(self, parent: JSON, key: str | int) -> Position:
         if isinstance(parent, dict):
             return self.spans.keys[id(parent)][str(key)][1]
         return self.spans.items[id(parent)][int(key)]
 
-    def end_of(self, parent: Any, key: str | int) -> int:
+    def end_of(self, parent: JSON, key: str | int) -> int:
         """Where the text of ``parent[key]`` ends (a trailing block scalar's line
         breaks not counted)."""
         end = self.offset(self.spans.value_ends[id(parent), key])
@@ -325,13 +327,13 @@ class _Editor:
             end -= 1
         return end
 
-    def after(self, parent: Any, key: str | int) -> int:
+    def after(self, parent: JSON, key: str | int) -> int:
         """Where lines go that are added after the value ``parent[key]``: the end of its
         last line. :class:`UpdateRefused` when that value is a block scalar that keeps its
         trailing line breaks (``|+``), which would take the added lines into it."""
         start = self.offset(self.start_of(parent, key))
         indicator = _KEEP.match(self.text, start)
-        if indicator is not None and isinstance(parent[key], str):
+        if indicator is not None and isinstance(_child(parent, key), str):
             where = _line_of(self.line_starts, start) + 1 + self.shift
             raise UpdateRefused(
                 f"the value at line {where} is a block scalar that keeps its trailing line "
@@ -356,10 +358,10 @@ class _Editor:
             at -= 1
         return at if at > 0 and self.text[at - 1] == ":" else None
 
-    def is_flow(self, value: Any) -> bool:
+    def is_flow(self, value: JSON) -> bool:
         return id(value) in self.spans.flow
 
-    def quotes(self, value: Any) -> bool:
+    def quotes(self, value: JSON) -> bool:
         """Whether a flow collection is written as JSON: its first key, or its first
         string, is in double quotes."""
         if isinstance(value, dict) and value:
@@ -372,7 +374,7 @@ class _Editor:
                     return self.quotes(item)
         return self.json_case
 
-    def json_style(self, parent: Any) -> bool:
+    def json_style(self, parent: JSON) -> bool:
         """Whether values inside ``parent`` (a flow collection) are written as JSON."""
         if isinstance(parent, dict) and parent:
             key_at = next(iter(self.spans.keys[id(parent)].values()))[0]
@@ -381,8 +383,13 @@ class _Editor:
 
     # -- edits ----------------------------------------------------------------
 
-    def write_case(self, cases: list[Any], write: Write) -> None:
+    def write_case(self, cases: list[JSON], write: Write) -> None:
         case = cases[write.index]
+        if not isinstance(case, dict):
+            raise UpdateRefused(
+                f"case {write.name!r} is no longer where it was; run again to write the "
+                "answers into the current file"
+            )
         keys = self.spans.keys[id(case)]
         first_key_at = next(iter(keys.values()))[0]
         self.json_case = self.is_flow(case) and self.text[self.offset(first_key_at)] == '"'
@@ -391,16 +398,16 @@ class _Editor:
             if "expected" in case and case["expected"] is not None:
                 raise UpdateRefused(f"case {write.name!r} has an 'expected' now")
             if "expected" in case:  # 'expected:' left empty (or null): filled where it is
-                self._replace(case, "expected", None, write.after)
+                self._replace(case, "expected", None, dict(write.after))
             else:
                 self._insert_expected(case, write.after)
             return
         expected = case.get("expected")
         if not isinstance(expected, dict):
             raise UpdateRefused(f"case {write.name!r} no longer has an 'expected' mapping")
-        self._update(case, "expected", expected, write.after)
+        self._update(case, "expected", expected, dict(write.after))
 
-    def _step(self, case: dict[str, Any]) -> int:
+    def _step(self, case: dict[str, JSON]) -> int:
         """The file's indentation step, as the case indents a nested block mapping."""
         keys = self.spans.keys[id(case)]
         column = next(iter(keys.values()))[0][1]
@@ -411,7 +418,7 @@ class _Editor:
                     return inner - column
         return 2
 
-    def _insert_expected(self, case: dict[str, Any], answer: Mapping[str, JSON]) -> None:
+    def _insert_expected(self, case: dict[str, JSON], answer: Mapping[str, JSON]) -> None:
         keys = self.spans.keys[id(case)]
         last = next(reversed(keys))
         end = self.end_of(case, last)
@@ -440,7 +447,7 @@ class _Editor:
             at = self.line_end(found.end())
         self.edits.append((at, at, self.newline + self.newline.join(lines)))
 
-    def _update(self, parent: Any, key: str | int, old: Any, new: Any) -> None:
+    def _update(self, parent: JSON, key: str | int, old: JSON, new: JSON) -> None:
         if json_equal(old, new):
             return
         if isinstance(old, dict) and isinstance(new, dict) and old and new:
@@ -459,7 +466,7 @@ class _Editor:
                 return
         self._replace(parent, key, old, new)
 
-    def _update_keys(self, old: dict[str, Any], new: dict[str, Any]) -> bool:
+    def _update_keys(self, old: dict[str, JSON], new: dict[str, JSON]) -> bool:
         """Edit a block mapping key by key: keep the common keys' lines, delete the
         lines of keys that went, add lines for new keys after the last one. ``False``
         when the mapping is not laid out one key per line (then it is rewritten whole)."""
@@ -499,7 +506,7 @@ class _Editor:
             self.edits.append((at, at, self.newline + self.newline.join(lines)))
         return True
 
-    def _update_items(self, old: list[Any], new: list[Any]) -> bool:
+    def _update_items(self, old: list[JSON], new: list[JSON]) -> bool:
         """Edit a block list whose length changed: the items at the same places are
         updated (an item that still equals its answer keeps its lines), items past the
         new end are deleted and new ones added after the last. ``False`` when the items
@@ -530,7 +537,7 @@ class _Editor:
         previous_end = self.line_end(self.line_starts[_line_of(self.line_starts, line_start) - 1])
         self.edits.append((previous_end, self.line_end(end), ""))
 
-    def _replace(self, parent: Any, key: str | int, old: Any, new: Any) -> None:
+    def _replace(self, parent: JSON, key: str | int, old: JSON, new: JSON) -> None:
         """Rewrite the whole value ``parent[key]`` as ``new``, in its context's style."""
         start_at = self.start_of(parent, key)
         start, end = self.offset(start_at), self.end_of(parent, key)
@@ -606,7 +613,7 @@ def _line_of(line_starts: list[int], offset: int) -> int:
 
 
 def _check(
-    before: Any, problems: Sequence[Any], text: str, writes: Sequence[Write], shift: int
+    before: JSON, problems: Sequence[object], text: str, writes: Sequence[Write], shift: int
 ) -> None:
     """Read ``text`` back strictly: only the written cases' ``expected`` may differ."""
     try:
@@ -619,7 +626,10 @@ def _check(
     after = document.value
     if len(document.problems) != len(problems) or not isinstance(after, dict):
         raise UpdateRefused(f"with the answer written the file would read differently; {BY_HAND}")
-    old_cases, new_cases = before["cases"], after.get("cases")
+    old_cases = before.get("cases") if isinstance(before, dict) else None
+    new_cases = after.get("cases")
+    if not isinstance(before, dict) or not isinstance(old_cases, list):
+        raise UpdateRefused("it no longer has a list of cases; fix it, then run again")
     if not isinstance(new_cases, list) or len(new_cases) != len(old_cases):
         raise UpdateRefused(
             f"with the answer written the file would not have the same cases; {BY_HAND}"
@@ -639,9 +649,9 @@ def _check(
                     f"written; {BY_HAND}"
                 )
             continue
-        rest_old = {k: v for k, v in old.items() if k != "expected"}
-        if not isinstance(new, dict):
+        if not isinstance(old, dict) or not isinstance(new, dict):
             raise UpdateRefused(f"case {write.name!r} would no longer be a mapping; {BY_HAND}")
+        rest_old = {k: v for k, v in old.items() if k != "expected"}
         rest_new = {k: v for k, v in new.items() if k != "expected"}
         if not identical(rest_old, rest_new) or not json_equal(new.get("expected"), write.after):
             raise UpdateRefused(
@@ -650,14 +660,23 @@ def _check(
             )
 
 
-def identical(left: Any, right: Any) -> bool:
+def identical(left: object, right: object) -> bool:
     """Equal and of the same types throughout (``1`` is not ``1.0`` here)."""
     if type(left) is not type(right):
         return False
     if isinstance(left, dict):
-        return list(left) == list(right) and all(identical(left[k], right[k]) for k in left)
+        other = cast(dict[object, object], right)
+        return list(left) == list(other) and all(identical(left[k], other[k]) for k in left)
     if isinstance(left, list):
-        return len(left) == len(right) and all(
-            identical(a, b) for a, b in zip(left, right, strict=True)
+        items = cast(list[object], right)
+        return len(left) == len(items) and all(
+            identical(a, b) for a, b in zip(left, items, strict=True)
         )
     return bool(left == right)
+
+
+def _child(parent: JSON, key: str | int) -> JSON:
+    """``parent[key]`` of a mapping or list of the loaded document."""
+    if isinstance(parent, dict):
+        return parent[str(key)]
+    return cast(list[JSON], parent)[int(key)]
