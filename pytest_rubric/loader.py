@@ -319,7 +319,7 @@ class _Validator:
 
     def _positions(
         self,
-        value: Any,
+        value: JSON,
         where: tuple[str | int, ...],
         at: Position,
         out: dict[tuple[str | int, ...], Position],
@@ -333,7 +333,7 @@ class _Validator:
             for index, item_at in enumerate(self.spans.items[id(value)]):
                 self._positions(value[index], (*where, index), item_at, out)
 
-    def _split_problems(self, cases_node: Any) -> tuple[dict[int, list[Problem]], list[Problem]]:
+    def _split_problems(self, cases_node: JSON) -> tuple[dict[int, list[Problem]], list[Problem]]:
         """Assign each YAML problem to the case it lies in; the rest spoil the file."""
         by_case: dict[int, list[Problem]] = {}
         rest: list[Problem] = []
@@ -349,7 +349,7 @@ class _Validator:
         return by_case, rest
 
     def _cases(
-        self, cases: list[Any], yaml_problems: dict[int, list[Problem]], file_marks: Marks
+        self, cases: list[JSON], yaml_problems: dict[int, list[Problem]], file_marks: Marks
     ) -> tuple[Case, ...]:
         positions = self.spans.items[id(cases)]
         block_list = id(cases) not in self.spans.flow
@@ -400,9 +400,10 @@ class _Validator:
             expected = raw.get("expected")
             input_file: Path | None = None
             input_file_display = input_format = ""
-            if problems in ([], [missing_expected]) and isinstance(raw.get("input_file"), str):
+            written_file = raw.get("input_file")
+            if problems in ([], [missing_expected]) and isinstance(written_file, str):
                 input_file, input_file_display, input_format, file_problem = self.files.resolve(
-                    raw["input_file"]
+                    written_file
                 )
                 if file_problem is not None:
                     problems.append(
@@ -439,7 +440,7 @@ class _Validator:
         return tuple(line for line, _ in self.spans.items.get(id(rows), ()))
 
     def _case_id(
-        self, case: dict[str, Any], index: int, at: Position, seen: dict[str, int]
+        self, case: dict[str, JSON], index: int, at: Position, seen: dict[str, int]
     ) -> tuple[str, CaseFileError | None]:
         fallback = ""  # named by _fallback_names once every usable ID is known
         if "id" not in case:
@@ -485,7 +486,7 @@ class _Validator:
         seen[case_id] = at[0]
         return case_id, None
 
-    def _case_keys(self, case: dict[str, Any], at: Position) -> list[CaseFileError]:
+    def _case_keys(self, case: dict[str, JSON], at: Position) -> list[CaseFileError]:
         problems = []
         keys = self.spans.keys[id(case)]
         for key, (key_at, _) in keys.items():
@@ -564,7 +565,7 @@ def _fallback_names(cases: list[Case]) -> tuple[Case, ...]:
 
 
 def _containing_case(
-    cases: Any, items: Sequence[Position], spans: Spans, at: Position
+    cases: JSON, items: Sequence[Position], spans: Spans, at: Position
 ) -> int | None:
     """The index of the case whose text contains ``at``, if any."""
     if not isinstance(cases, list) or not items:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypeGuard
 
 #: Text any YAML reader takes as a plain string: a letter first, then letters,
 #: digits, ``_ - . /``, and single spaces between words.
@@ -84,7 +84,7 @@ def number(value: int | float) -> str:
     return text
 
 
-def scalar(value: Any, *, json_style: bool = False) -> str:
+def scalar(value: object, *, json_style: bool = False) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -98,7 +98,7 @@ def scalar(value: Any, *, json_style: bool = False) -> str:
     raise TypeError(f"not a JSON scalar: {type(value).__name__}")
 
 
-def flow(value: Any, *, json_style: bool = False) -> str:
+def flow(value: object, *, json_style: bool = False) -> str:
     """``value`` on one line: ``{key: value, ...}`` and ``[item, ...]``; JSON itself
     when ``json_style``."""
     if isinstance(value, Mapping):
@@ -112,7 +112,7 @@ def flow(value: Any, *, json_style: bool = False) -> str:
     return scalar(value, json_style=json_style)
 
 
-def is_nested(value: Any) -> bool:
+def is_nested(value: object) -> TypeGuard[Mapping[str, object] | Sequence[object]]:
     """Whether ``value`` is written on lines of its own in block style: a non-empty
     mapping, or a list holding a non-empty mapping or list (a list of scalars
     stays on one line, as ``[a, b]``)."""
@@ -123,7 +123,13 @@ def is_nested(value: Any) -> bool:
     return False
 
 
-def block(value: Any, indent: int, step: int, *, json_style: bool = False) -> list[str]:
+def block(
+    value: Mapping[str, object] | Sequence[object],
+    indent: int,
+    step: int,
+    *,
+    json_style: bool = False,
+) -> list[str]:
     """The lines of a nested value (see :func:`is_nested`) in block style, each
     indented by ``indent`` spaces; ``step`` is the file's indentation step.
     ``json_style`` quotes every key and string, as the mapping's own keys are."""
