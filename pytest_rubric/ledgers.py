@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from functools import partial
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import NoReturn, TextIO
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import JSON
@@ -43,7 +43,7 @@ CSV_HEADER = ("id", "a", "b")
 _CSV_BOOLEANS = {"true": True, "false": False}
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON; write a number or a string")
 
 

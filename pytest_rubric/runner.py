@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
@@ -121,7 +121,7 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
     assert review is not None
     call = _Caller(evaluator, source)
     if case.input_file is None:
-        ledger: Any = copied(case.input)
+        ledger: Mapping[str, JSON] = copied(case.input)
 
         lines: Sequence[int] = case.row_lines
 
@@ -134,7 +134,8 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
             return f"{at}:{lines[index]}" if index < len(lines) else at
     else:
         reader = RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
-        ledger = {"rows": reader}
+        # The rows streamed: an iterable of JSON rows where the list would be.
+        ledger = cast(Mapping[str, JSON], {"rows": reader})
 
         def where(index: int) -> str:
             return f"{at}:{reader.line}"
@@ -165,7 +166,7 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
     if case.input_file is None:
         # A copy each time: an evaluator that mutates its input must not change the
         # case for explain, for a rerun, or for the record of what the file says.
-        data: Any = copied(case.input)
+        data: Mapping[str, JSON] = copied(case.input)
     elif case.input_format == ".json":
         data = read_json(case.input_file, case.input_file_display)
     else:
