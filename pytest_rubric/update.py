@@ -108,12 +108,7 @@ BY_HAND = "write this case's expected by hand"
 def rewrite(data: bytes, writes: Sequence[Write]) -> bytes:
     """``data`` (a case file's bytes) with each write applied, or :class:`UpdateRefused`."""
     bom = data.startswith(BOM)
-    try:
-        text = decode(data)
-    except StrictYAMLError as exc:
-        raise UpdateRefused(
-            f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
-        ) from None
+    text = _text_of(data)
     return (BOM if bom else b"") + _encoded(_rewrite(text, writes))
 
 
@@ -145,12 +140,7 @@ def check(
     is returned: such a file is written with :func:`rewrite`.
     """
     if lines is not None:
-        try:
-            text = decode(data)
-        except StrictYAMLError as exc:
-            raise UpdateRefused(
-                f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
-            ) from None
+        text = _text_of(data)
         first, after = lines
         region = _lines(text, first, after)
         if region is not None and _ITEM_LEAD.match(region):  # the case's '- ' begins it
@@ -173,12 +163,7 @@ def splice(data: bytes, parts: Sequence[Part], writes: Sequence[Write] = ()) -> 
     given the ``writes`` the parts make, the whole new text is read back once more
     and checked as :func:`rewrite` checks it, before anything is written."""
     bom = data.startswith(BOM)
-    try:
-        text = decode(data)
-    except StrictYAMLError as exc:
-        raise UpdateRefused(
-            f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
-        ) from None
+    text = _text_of(data)
     pieces: list[str] = []
     at = 0
     for part in sorted(parts, key=lambda part: part.first):
@@ -284,6 +269,17 @@ def _rewrite(
     new_text = editor.apply()
     _check(document.value, document.problems, new_text, writes, shift)
     return new_text
+
+
+def _text_of(data: bytes) -> str:
+    """A case file's text (its BOM dropped), or :class:`UpdateRefused` if it is no
+    longer UTF-8."""
+    try:
+        return decode(data)
+    except StrictYAMLError as exc:
+        raise UpdateRefused(
+            f"it is no longer UTF-8 ({_where(exc)}); fix it, then run again"
+        ) from None
 
 
 def _encoded(text: str) -> bytes:
