@@ -156,7 +156,7 @@ def ledger_of(labels: list[tuple[bool, bool]]) -> dict[str, Any]:
 def test_the_four_cells_sum_to_total_and_agreement_is_the_diagonal(
     labels: list[tuple[bool, bool]],
 ) -> None:
-    result = evaluate_agreement(ledger_of(labels))
+    result: Any = evaluate_agreement(ledger_of(labels))
     matrix = result["matrix"]
     assert sum(matrix.values()) == result["total"] == len(labels)
     assert result["agreement"] == matrix["bothPass"] + matrix["bothFail"]

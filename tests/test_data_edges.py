@@ -63,8 +63,9 @@ def test_huge_decimal_and_hex_integers_load_as_integers(parser: Any) -> None:
     )
     (case,) = case_file.cases
     assert case.problems == ()
-    assert case.input["rows"][0]["a"] == BIG
-    assert case.input["rows"][0]["b"] == -BIG
+    rows: Any = case.input["rows"]
+    assert rows[0]["a"] == BIG
+    assert rows[0]["b"] == -BIG
     assert case.expected == {"h": HEX_BIG, "o": 8**5000 - 1}
 
 

@@ -399,7 +399,8 @@ def test_every_answer_of_a_configured_reason_validates_in_a_file_with_its_block(
     record: dict[str, Any], required: list[str]
 ) -> None:
     assert REASON.configure is not None
-    answer = REASON.configure({"required": required}).evaluate(record)
+    block: dict[str, Any] = {"required": required}
+    answer = REASON.configure(block).evaluate(record)
     document = case_file("reason", answer, rubric={"required": required})
     assert problems(BUILTIN_SCHEMA, document) == []
 

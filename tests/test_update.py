@@ -836,7 +836,8 @@ def templates(answer: dict[str, Any]) -> list[tuple[str, Write]]:
 def assert_reads_back(data: bytes, index: int, answer: Any) -> None:
     strict = load(decode(data))
     assert not strict.problems
-    assert json_equal(strict.value["cases"][index]["expected"], answer)
+    value: Any = strict.value
+    assert json_equal(value["cases"][index]["expected"], answer)
     for loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
         read = yaml.load(data.decode("utf-8-sig"), Loader=loader)
         assert json_equal(read["cases"][index]["expected"], answer)
