@@ -156,34 +156,70 @@ def check(
     return None
 
 
-def splice(data: bytes, parts: Sequence[Part], writes: Sequence[Write] = ()) -> bytes:
-    """``data`` (a case file's bytes, unchanged since :func:`check` made ``parts``) with
-    the lines of each part replaced by its edited text. Each part was read back in
-    :func:`check` and touches only its own case's lines, so nothing else changes;
-    given the ``writes`` the parts make, the whole new text is read back once more
-    and checked as :func:`rewrite` checks it, before anything is written."""
+def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
+    """``data`` (a case file's bytes, unchanged since :func:`check` made each part)
+    with the lines of each part replaced by its edited text, then read back whole once.
+
+    Each part was edited and read back alone in :func:`check`, where it was also
+    confirmed to read alone as it reads in the file; every other line is kept byte
+    for byte. So the whole new text is read once, not compared with a second reading
+    of the old one: it must read strictly, each written case must start on its part's
+    first line, end within its part, be followed by the case that followed it, and
+    read with its answer as its ``expected``. Else :class:`UpdateRefused`, and
+    nothing is to be written."""
     bom = data.startswith(BOM)
     text = _text_of(data)
     pieces: list[str] = []
+    placed: list[tuple[Write, int, int]] = []  # each write, its new first and after lines
     at = 0
-    for part in sorted(parts, key=lambda part: part.first):
+    shift = 0  # lines added (or removed) by the parts so far
+    for write, part in sorted(edits, key=lambda edit: edit[1].first):
         begin = _offset(text, part.first)
         end = len(text) if part.after == 0 else _offset(text, part.after)
         if begin is None or end is None or begin < at or end < begin:
             raise UpdateRefused("two edits overlap; edit this file by hand")
         pieces += (text[at:begin], part.text)
         at = end
+        first = part.first + shift
+        if part.after:
+            shift += len(_BREAKS.findall(part.text)) - (part.after - part.first)
+        placed.append((write, first, part.after and part.after + shift))
     pieces.append(text[at:])
     new_text = "".join(pieces)
-    if writes:
-        try:
-            document = load(text)
-        except StrictYAMLError as exc:
-            raise UpdateRefused(
-                f"it no longer reads as YAML ({_where(exc)}); fix it, then run again"
-            ) from None
-        _check(document.value, document.problems, new_text, writes, 0)
+    _check_placed(new_text, placed)
     return (BOM if bom else b"") + _encoded(new_text)
+
+
+def _check_placed(text: str, placed: Sequence[tuple[Write, int, int]]) -> None:
+    """Read ``text`` (a spliced case file) strictly: each write's case is where its
+    part was put (from its first line up to its after line, 0: the end) and holds
+    its answer as its ``expected``, and the case that followed it starts on its after
+    line."""
+    try:
+        document = load(text)
+    except StrictYAMLError as exc:
+        raise UpdateRefused(
+            f"with the answers written the file would not read as YAML ({_where(exc)}); {BY_HAND}"
+        ) from None
+    top = document.value
+    cases = top.get("cases") if isinstance(top, dict) else None
+    if not isinstance(cases, list):
+        raise UpdateRefused(f"with the answers written the file would have no cases; {BY_HAND}")
+    starts = [line for line, _col in document.spans.items[id(cases)]]
+    for write, first, after in placed:
+        index = write.index
+        here = cases[index] if index < len(cases) else None
+        follows = starts[index + 1] if index + 1 < len(starts) else None
+        if not isinstance(here, dict) or starts[index] != first or follows != (after or None):
+            raise UpdateRefused(
+                f"with the answers written case {write.name!r} would not read as it was "
+                f"written; {BY_HAND}"
+            )
+        if not json_equal(here.get("expected"), write.after):
+            raise UpdateRefused(
+                f"case {write.name!r} would not read back with its answer as its expected; "
+                f"{BY_HAND}"
+            )
 
 
 def _odd_breaks(text: str) -> bool:

@@ -245,21 +245,25 @@ class UpdateRun:
         display = escape_controls(display_path(self.config, path))
         result = _FileResult(display)
         # The same case collected twice (through a symlink too) is written once.
-        pending = list(
+        pending = sorted(
             {
                 payload["write"]["index"]: payload["write"]
                 for payload in payloads
                 if "write" in payload
-            }.values()
+            }.values(),
+            key=lambda write: write["index"],
         )
         digests = {write["digest"] for write in pending}
-        writes = sorted(
-            (
-                Write(write["index"], write["name"], _mapping(write["after"]), write["created"])
-                for write in pending
-            ),
-            key=lambda write: write.index,
-        )
+        writes = [
+            Write(write["index"], write["name"], _mapping(write["after"]), write["created"])
+            for write in pending
+        ]
+        # Each case's lines, edited and read back where it ran (none: edit the file whole).
+        edits = [
+            (write, Part(**part))
+            for write, part in zip(writes, (write.get("part") for write in pending), strict=True)
+            if part is not None
+        ]
         try:
             data = path.read_bytes()
             if len(digests) != 1 or hashlib.sha256(data).hexdigest() not in digests:
@@ -267,12 +271,7 @@ class UpdateRun:
                     "it changed on disk since it was collected; run again to write the "
                     "answers into the current file"
                 )
-            parts = [write.get("part") for write in pending]
-            if all(part is not None for part in parts):
-                # Each case's lines were edited and read back where it ran: put them in.
-                new = splice(data, [Part(**part) for part in parts if part is not None], writes)
-            else:
-                new = rewrite(data, writes)
+            new = splice(data, edits) if len(edits) == len(writes) else rewrite(data, writes)
             if new != data:
                 write_bytes_atomically(path, new)
         except UpdateRefused as exc:

@@ -900,8 +900,7 @@ def test_one_case_edited_on_its_own_lines_agrees_with_the_whole_file_rewritten(
         if refusal(rewrite, data, [write]) is None:
             part = check(data, write, case.lines, known)
             assert part is not None
-            assert splice(data, [part]) == rewrite(data, [write])
-            assert splice(data, [part], [write]) == rewrite(data, [write])
+            assert splice(data, [(write, part)]) == rewrite(data, [write])
 
 
 def refusal(edit: Callable[..., object], *args: Any) -> str | None:
@@ -1331,8 +1330,10 @@ def test_files_whose_cases_cannot_be_read_line_by_line_are_edited_whole(
         "  - id: middle\n    input: {x: 1}\n    expected: {a: 2}\n",
         # The part breaks the file's YAML.
         "  - id: middle\n    input: {x: 1\n    expected: {a: 1}\n",
+        # The part is no longer a case of its own: its lines join the case before it.
+        "    note: the middle case is gone\n    expected: {a: 1}\n",
     ],
-    ids=["changes-another-case", "other-answer", "broken-yaml"],
+    ids=["changes-another-case", "other-answer", "broken-yaml", "joins-the-case-before"],
 )
 def test_the_spliced_file_is_read_back_whole_before_it_is_written(text: str) -> None:
     data = MIDDLE.replace("EXPECTED", "").encode()
@@ -1345,4 +1346,4 @@ def test_the_spliced_file_is_read_back_whole_before_it_is_written(text: str) -> 
     write = Write(1, "middle", {"a": 1}, created=True)
     bad = Part(first, after, text)
     with pytest.raises(UpdateRefused):
-        splice(data, [bad], [write])
+        splice(data, [(write, bad)])
