@@ -137,7 +137,7 @@ def parse_case_file(
     data: bytes, display: str, parser: type[Any] = PARSER, files: _InputFiles | None = None
 ) -> CaseFile:
     try:
-        document = load_yaml(decode_text(data), parser)
+        document = load_yaml(decode_text(data), parser, ends=False)
     except StrictYAMLError as exc:
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
     case_file = _Validator(display, document, files).case_file()

@@ -72,7 +72,8 @@ class Spans:
     ends, by ``(id of its container, its key or index)``: just past a scalar
     (and its closing quote), a flow collection's closing bracket, or the last
     value inside a block collection (so never past a trailing comment or blank
-    line). ``flow``: the ids of containers written in flow style. The document
+    line); recorded only when loaded with ``ends``, as editing needs them and
+    reading does not. ``flow``: the ids of containers written in flow style. The document
     must be kept alive while these are used, since they are keyed by object identity.
     """
 
@@ -155,13 +156,16 @@ def decode(data: bytes) -> str:
         ) from None
 
 
-def load(text: str, parser: type[Any] = PARSER) -> Document:
+def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Document:
     """Build the single document in ``text`` strictly.
+
+    ``ends``: whether to record where each value's text ends
+    (:attr:`Spans.value_ends`, which editing needs and reading does not).
 
     Raises :class:`StrictYAMLError` for what spoils the whole text (bad syntax,
     more than one document); collects everything else as :class:`Problem`.
     """
-    builder = _Builder()
+    builder = _Builder(ends)
     loader = None
     try:
         loader = parser(text)
@@ -279,7 +283,8 @@ class _Frame:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, ends: bool) -> None:
+        self.ends = ends  # whether to record Spans.value_ends
         self.value: Any = None
         self.spans = Spans()
         self.problems: list[Problem] = []
@@ -290,60 +295,91 @@ class _Builder:
         self.problems.append(Problem(pos[0], pos[1], message))
 
     def run(self, loader: Any) -> None:
+        # The hot loop of every collection: scalars (most events) are built and placed
+        # here inline; containers and the rare events go through the methods below.
         get_event = loader.get_event
         kinds = _EVENT_KINDS
+        stack = self._stack
+        ends = self.ends
+        value_ends = self.spans.value_ends
+        nulls, bools, number_start = _NULLS, _BOOLS, _NUMBER_START
+        skip = _SKIP
         scalar, alias = _SCALAR, _ALIAS
         map_start, seq_start = _MAPPING_START, _SEQUENCE_START
         map_end, seq_end = _MAPPING_END, _SEQUENCE_END
         doc_start, stream_end = _DOCUMENT_START, _STREAM_END
         documents = 0
+        end_pos: Position = (0, 0)
         while True:
             event = get_event()
             kind = kinds.get(type(event))
             if kind is None:
                 kind = _event_kind(type(event))
-            mark = event.start_mark
-            pos = (mark.line + 1, mark.column + 1)
             if kind is scalar:
-                self._refuse_decorations(event, pos)
-                end = event.end_mark
-                end_pos = (end.line + 1, end.column + 1)
-                if event.implicit[0] and event.tag is None:
-                    self._add_plain(event.value, pos, end_pos)
+                mark = event.start_mark
+                pos = (mark.line + 1, mark.column + 1)
+                value: Any = event.value
+                if event.tag is None:
+                    if event.anchor is not None:
+                        self._refuse_decorations(event, pos)
+                    if event.implicit[0]:  # plain: resolved as YAML 1.2's core schema
+                        if value in nulls:
+                            value = None
+                        elif value in bools:
+                            value = bools[value]
+                        elif value[0] in number_start:
+                            value = self._number(value, pos)
+                        elif value == "<<":
+                            value = self._merge_key(value, pos)
                 else:
-                    self._add(event.value, pos, end_pos)
+                    self._refuse_decorations(event, pos)
+                if ends:
+                    end = event.end_mark
+                    end_pos = (end.line + 1, end.column + 1)
+                if not stack:
+                    self.value = None if value is skip else value
+                    continue
+                frame = stack[-1]
+                if frame.is_map:
+                    key = frame.key
+                    if key is None:  # this value is a key
+                        self._take_key(frame, value, pos)
+                        continue
+                    frame.key = None
+                    if ends:
+                        frame.last_end = end_pos
+                    if key is skip:
+                        continue
+                    keys = frame.keys
+                    if key in keys:
+                        self._duplicate(frame, key)
+                        continue
+                    frame.container[key] = None if value is skip else value
+                    keys[key] = (frame.key_pos, pos)
+                    if ends:
+                        value_ends[id(frame.container), key] = end_pos
+                else:
+                    if ends:
+                        frame.last_end = end_pos
+                        value_ends[id(frame.container), len(frame.items)] = end_pos
+                    frame.container.append(None if value is skip else value)
+                    frame.items.append(pos)
             elif kind is map_start or kind is seq_start:
-                self._refuse_decorations(event, pos)
-                if len(self._stack) >= MAX_DEPTH:
+                mark = event.start_mark
+                pos = (mark.line + 1, mark.column + 1)
+                if event.anchor is not None or event.tag is not None:
+                    self._refuse_decorations(event, pos)
+                if len(stack) >= MAX_DEPTH:
                     # libyaml stops at its own depth limit anyway; stopping here, at
                     # once, gives both parsers the same answer.
-                    raise StrictYAMLError(
-                        pos[0],
-                        pos[1],
-                        _TOO_DEEP,
-                    )
+                    raise StrictYAMLError(pos[0], pos[1], _TOO_DEEP)
                 container: Any = {} if kind is map_start else []
-                self._stack.append(
-                    _Frame(container, kind is map_start, pos, bool(event.flow_style))
-                )
+                stack.append(_Frame(container, kind is map_start, pos, bool(event.flow_style)))
             elif kind is map_end or kind is seq_end:
-                frame = self._stack.pop()
-                spans = self.spans
-                key = id(frame.container)
-                spans.start[key] = frame.start
-                end = event.end_mark
-                end_pos = (end.line + 1, end.column + 1)
-                spans.end[key] = end_pos
-                if frame.is_map:
-                    spans.keys[key] = frame.keys
-                else:
-                    spans.items[key] = frame.items
-                if frame.flow:
-                    spans.flow.add(key)
-                else:
-                    end_pos = frame.last_end
-                self._add(frame.container, frame.start, end_pos)
+                self._close(stack.pop(), event)
             elif kind is alias:
+                mark = event.start_mark
+                pos = (mark.line + 1, mark.column + 1)
                 self.problem(
                     pos,
                     f"alias *{event.anchor} is refused: case files do not share values; "
@@ -354,15 +390,34 @@ class _Builder:
             elif kind is doc_start:
                 documents += 1
                 if documents > 1:
+                    mark = event.start_mark
                     raise StrictYAMLError(
-                        pos[0],
-                        pos[1],
+                        mark.line + 1,
+                        mark.column + 1,
                         "a second YAML document starts here; a case file holds exactly "
                         "one document: remove this '---' or move these cases to another file",
                     )
                 self.empty = False
             elif kind is stream_end:
                 return
+
+    def _close(self, frame: _Frame, event: Any) -> None:
+        """Record where the container of ``frame`` is, and place it in its parent."""
+        spans = self.spans
+        key = id(frame.container)
+        spans.start[key] = frame.start
+        end = event.end_mark
+        end_pos = (end.line + 1, end.column + 1)
+        spans.end[key] = end_pos
+        if frame.is_map:
+            spans.keys[key] = frame.keys
+        else:
+            spans.items[key] = frame.items
+        if frame.flow:
+            spans.flow.add(key)
+        else:
+            end_pos = frame.last_end
+        self._add(frame.container, frame.start, end_pos)
 
     def _refuse_decorations(self, event: Any, pos: Position) -> None:
         if event.anchor is not None:
@@ -378,24 +433,16 @@ class _Builder:
                 f"remove the tag and write the value as plain YAML",
             )
 
-    def _add_plain(self, text: str, pos: Position, end: Position) -> None:
-        value: Any = text
-        if text in _NULLS:
-            value = None
-        elif text in _BOOLS:
-            value = _BOOLS[text]
-        elif text[0] in _NUMBER_START:
-            value = self._number(text, pos)
-        elif (
-            text == "<<" and self._stack and self._stack[-1].is_map and self._stack[-1].key is None
-        ):
+    def _merge_key(self, text: str, pos: Position) -> Any:
+        """``<<`` as a key of a mapping is YAML 1.1's merge key: refused."""
+        if self._stack and self._stack[-1].is_map and self._stack[-1].key is None:
             self.problem(
                 pos,
                 "merge key '<<' is refused: case files do not share values; "
                 "write the merged keys out in full",
             )
-            value = _SKIP
-        self._add(value, pos, end)
+            return _SKIP
+        return text
 
     def _number(self, text: str, pos: Position) -> Any:
         if len(text) > MAX_NUMBER_CHARS and (
@@ -427,42 +474,54 @@ class _Builder:
         return _SKIP
 
     def _add(self, value: Any, pos: Position, end: Position) -> None:
+        """Place ``value`` (a container or a refused alias), written from ``pos`` to
+        ``end``, in the container being built; scalars are placed inline in :meth:`run`."""
         if not self._stack:
             self.value = None if value is _SKIP else value
             return
         frame = self._stack[-1]
-        frame.last_end = end
+        if frame.is_map and frame.key is None:  # this value is a key
+            self._take_key(frame, value, pos)
+            return
         if not frame.is_map:
-            self.spans.value_ends[id(frame.container), len(frame.items)] = end
+            if self.ends:
+                frame.last_end = end
+                self.spans.value_ends[id(frame.container), len(frame.items)] = end
             frame.container.append(None if value is _SKIP else value)
             frame.items.append(pos)
             return
-        if frame.key is None:  # this value is a key
-            if type(value) is not str:
-                if value is not _SKIP:
-                    self.problem(pos, _key_problem(value))
-                value = _SKIP
-            else:
-                # A few keys repeat in every case: one string each, not one per case.
-                value = intern(value)
-            frame.key = value
-            frame.key_pos = pos
-            return
         key = frame.key
         frame.key = None
+        if self.ends:
+            frame.last_end = end
         if key is _SKIP:
             return
-        seen = frame.keys.get(key)
-        if seen is not None:
-            self.problem(
-                frame.key_pos,
-                f"duplicate key {key!r}: first given at line {seen[0][0]}, again at line "
-                f"{frame.key_pos[0]}; keep one of them",
-            )
+        if key in frame.keys:
+            self._duplicate(frame, key)
             return
         frame.container[key] = None if value is _SKIP else value
         frame.keys[key] = (frame.key_pos, pos)
-        self.spans.value_ends[id(frame.container), key] = end
+        if self.ends:
+            self.spans.value_ends[id(frame.container), key] = end
+
+    def _take_key(self, frame: _Frame, value: Any, pos: Position) -> None:
+        if type(value) is not str:
+            if value is not _SKIP:
+                self.problem(pos, _key_problem(value))
+            value = _SKIP
+        else:
+            # A few keys repeat in every case: one string each, not one per case.
+            value = intern(value)
+        frame.key = value
+        frame.key_pos = pos
+
+    def _duplicate(self, frame: _Frame, key: str) -> None:
+        seen = frame.keys[key]
+        self.problem(
+            frame.key_pos,
+            f"duplicate key {key!r}: first given at line {seen[0][0]}, again at line "
+            f"{frame.key_pos[0]}; keep one of them",
+        )
 
 
 def _key_problem(value: Any) -> str:
