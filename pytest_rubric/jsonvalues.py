@@ -132,7 +132,9 @@ def _writable_int(value: int) -> int | str:
 
 
 def plain(value: object, *, depth: int = MAX_DEPTH, items: int | None = None) -> JSON:
-    """A copy of ``value`` that every JSON encoder and transport can carry.
+    """``value`` as every JSON encoder and transport can carry it: ``value`` itself
+    when it already is (JSON's own types, finite floats, integers ``str`` prints,
+    text UTF-8 can encode, within ``depth``; shared, so never to be changed), else a copy.
 
     Strings lose nothing but lone surrogates (written as ``\\udXXX`` escapes);
     integers too long for ``str`` become marked text; tuples become lists and
@@ -142,6 +144,8 @@ def plain(value: object, *, depth: int = MAX_DEPTH, items: int | None = None) ->
     (enough for the start of the text of a huge answer). Never raises.
     """
     try:
+        if items is None and _is_clean(value, depth):  # the usual value: no copy
+            return cast(JSON, value)
         return _plain(value, depth, set(), items)
     except Exception as exc:  # a hostile __eq__, __len__ or __iter__
         return f"(a {type(value).__name__} that could not be read: {type(exc).__name__})"
@@ -179,6 +183,35 @@ def _plain(value: object, depth: int, open_ids: set[int], items: int | None = No
     if isinstance(value, float):
         return _plain(float(value), depth, open_ids, items)
     return f"(a {type(value).__name__})"
+
+
+def _is_clean(value: Any, depth: int) -> bool:
+    """Whether :func:`_plain` would give ``value`` back unchanged (a cycle nests
+    without end, so it is never clean)."""
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or _SURROGATES.search(value) is None
+    if value is None or kind is bool:
+        return True
+    if kind is int:
+        return value.bit_length() <= _WHOLE_INT_BITS  # type: ignore[no-any-return]
+    if kind is float:
+        return math.isfinite(value)
+    if depth <= 0:
+        return False
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or not (key.isascii() or _SURROGATES.search(key) is None):
+                return False
+            if not _is_clean(item, depth - 1):
+                return False
+        return True
+    if kind is list:
+        for item in value:  # noqa: SIM110 (a loop, not all() over a generator: it is hot)
+            if not _is_clean(item, depth - 1):
+                return False
+        return True
+    return False
 
 
 def _key(key: object) -> str:
@@ -272,13 +305,20 @@ def copied(value: _T) -> _T:
 
 def normalised(value: object) -> JSON:
     """``value`` (which :func:`json_problem` accepts) with plain JSON types only:
-    subclasses of ``str``, ``int``, ``float``, ``dict`` and ``list`` become those."""
+    subclasses of ``str``, ``int``, ``float``, ``dict`` and ``list`` become those.
+    A value that has none is given back as it is, not copied."""
+    if value is None or type(value) in _PLAIN_SCALARS or _is_plain(value, MAX_DEPTH):
+        return cast(JSON, value)
+    return _normalised(value)
+
+
+def _normalised(value: object) -> JSON:
     if value is None or type(value) in _PLAIN_SCALARS:
         return cast(JSON, value)
     if isinstance(value, dict):
-        return {str.__str__(key): normalised(item) for key, item in value.items()}
+        return {str.__str__(key): _normalised(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [normalised(item) for item in value]
+        return [_normalised(item) for item in value]
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, bool):

@@ -219,7 +219,8 @@ class _Caller:
         plain_answer: JSON = None
         if problem is None:
             plain_answer = normalised(answer)
-            problem = json_problem(plain_answer)
+            if plain_answer is not answer:  # subclasses were turned into their bases
+                problem = json_problem(plain_answer)
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
         return plain_answer, None if evidence is None else self._check_evidence(evidence)
@@ -244,7 +245,8 @@ class _Caller:
                 "of text, or None for a valid input"
             )
         facts = normalised(evidence.facts)
-        problem = json_problem(facts, "Evidence.facts")
+        if facts is not evidence.facts:  # subclasses were turned into their bases
+            problem = json_problem(facts, "Evidence.facts")
         if problem is not None or not isinstance(facts, dict):
             raise _EvaluatorFailed(f"{self.who}: {problem}")
         text = None if evidence.problem is None else str.__str__(evidence.problem)

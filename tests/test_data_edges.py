@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import CaseFileError, RubricInputError
 from pytest_rubric.evaluators._common import describe, int_text
-from pytest_rubric.jsonvalues import _json_text, escape_controls, plain, show
+from pytest_rubric.jsonvalues import _json_text, _plain, escape_controls, plain, show
 from pytest_rubric.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
+from pytest_rubric.update import identical
 from pytest_rubric.yamlstrict import MAX_NUMBER_CHARS, decimal_int
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
@@ -261,6 +262,34 @@ def test_hostile_values_anywhere_load_as_written_or_fail_with_a_position(
 @given(value=hostile)
 def test_describe_never_raises(value: Any) -> None:
     assert describe(value)
+
+
+class _Text(str):
+    pass
+
+
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | huge_integers | st.floats() | hostile_text,
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.lists(inner, max_size=3).map(tuple)
+            | st.dictionaries(hostile_text | st.integers(), inner, max_size=3)
+            | inner.map(lambda leaf: _Text(leaf) if isinstance(leaf, str) else leaf)
+        ),
+        max_leaves=12,
+    ),
+    depth=st.integers(0, 4),
+)
+def test_plain_gives_a_clean_value_back_uncopied_and_copies_the_rest(
+    value: Any, depth: int
+) -> None:
+    # The copy plain() made of every value before it gave clean ones back as they are.
+    copy = _plain(value, depth, set())
+    shown = plain(value, depth=depth)
+    assert identical(shown, copy)
+    if shown is value:
+        assert identical(value, copy)
 
 
 # --- 8. input_file: NUL bytes, symlink loops, the written name decides the reader ----------
