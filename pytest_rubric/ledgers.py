@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Iterator
 from functools import partial
+from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from typing import NoReturn, TextIO
@@ -41,6 +42,10 @@ SUFFIXES = tuple(INPUT_FORMATS)
 MAX_ROW_CHARS = 1_000_000
 CSV_HEADER = ("id", "a", "b")
 _CSV_BOOLEANS = {"true": True, "false": False}
+#: A CSV ledger is read this many characters at a time.
+_CSV_BLOCK = 1 << 16
+#: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
+_CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -74,6 +79,9 @@ _DECODER = json.JSONDecoder(
 #: The same decoder without the duplicate-key hook, several times cheaper per row: its
 #: answer is taken only where it cannot differ (see :func:`_decode_row`).
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int)
+_SCAN = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # C scanner, untyped
+#: What JSON takes as whitespace around a value (not all that str.isspace() takes).
+_JSON_SPACE = " \t\n\r"
 _TOO_DEEP = "nested too deeply to read; flatten this value"
 
 
@@ -86,10 +94,15 @@ def _decode_row(text: str) -> JSON:
     object there and has exactly N pairs: no key repeats. Anything else, errors too,
     goes through the decoder that checks, which says what is wrong as it always did.
     """
-    try:
-        row = _PLAIN_DECODER.decode(text)
-    except (ValueError, RecursionError):
-        row = None
+    row = None
+    if text[:1] == "{":  # the usual row: scanned at once, without decode()'s own layers
+        try:
+            row, end = _SCAN(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            row = None
+        else:
+            if end != len(text) and text[end:].strip(_JSON_SPACE):
+                row = None  # more after the object: the decoder says what
     if type(row) is dict and text.count(":") == len(row) and text.count("{") == 1:
         return row
     decoded: JSON = _DECODER.decode(text)
@@ -239,8 +252,8 @@ class RowReader:
             yield row
 
     def _csv(self, stream: TextIO) -> Iterator[JSON]:
-        ended = [0]  # rows read so far, so that the lines know where each row starts
-        reader = csv.reader(_capped_lines(stream, self.display, ended), strict=True)
+        self.line = 0  # read from the start again (a repeated ID's first place is looked up)
+        reader = csv.reader(chain.from_iterable(self._csv_lines(stream)), strict=True)
         booleans = _CSV_BOOLEANS.get
         try:
             header = next(reader, None)
@@ -251,10 +264,10 @@ class RowReader:
                 )
             in_order = tuple(header) == CSV_HEADER
             columns = itemgetter(*(header.index(name) for name in CSV_HEADER))
-            ended[0] = 1
+            self.line = reader.line_num
             for cells in reader:
+                # The line the row ends on: _csv_lines reads from it where rows end.
                 self.line = reader.line_num
-                ended[0] += 1
                 if len(cells) != 3:
                     raise RubricInputError(
                         f"{self.display}:{self.line}: {len(cells)} cells where the header has 3 "
@@ -267,29 +280,60 @@ class RowReader:
                 f"{self.display}:{reader.line_num}: invalid CSV: {exc}"
             ) from None
 
+    def _csv_lines(self, stream: TextIO) -> Iterator[list[str]]:
+        """The lines of a CSV ledger for ``csv.reader``, refusing a row past
+        :data:`MAX_ROW_CHARS` before it is held whole.
 
-def _capped_lines(stream: TextIO, display: str, ended: list[int]) -> Iterator[str]:
-    """The lines of a CSV ledger, each read with a cap, refusing a row past :data:`MAX_ROW_CHARS`.
-
-    ``csv.reader`` pulls lines from here until a record is complete (a quoted cell
-    may hold line breaks); ``ended[0]`` counts the rows it has handed out, so a line
-    read after it changed starts a row. Reading with ``readline(cap)`` means a
-    runaway line is never held whole; ``csv.field_size_limit`` would bound cells,
-    not rows, and is global state besides.
-    """
-    readline = stream.readline
-    cap = MAX_ROW_CHARS + 1
-    number = chars = 0
-    row = -1  # the value of ended[0] while the current row is read
-    row_line = 1  # the line the current row starts on
-    while line := readline(cap):
-        number += 1
-        if ended[0] != row:
-            row, chars, row_line = ended[0], 0, number
-        chars += len(line)
-        if chars > MAX_ROW_CHARS:
-            raise RubricInputError(_too_long(display, row_line))
-        yield line
+        Read in blocks and split in C: a block without a quote, met where a row
+        starts, is all whole rows of a line each, handed over at once (each line
+        checked against the cap). Otherwise lines go one at a time, each row's
+        characters counted from the line it starts on (a quoted cell may hold line
+        breaks): a row starts where every line handed over so far ended a row, which
+        ``self.line`` (the line the last row ended on) tells. Reading blocks means a
+        runaway line is never held whole either; ``csv.field_size_limit`` would bound
+        cells, not rows, and is global state besides.
+        """
+        read = stream.read
+        split = _CSV_LINE.findall
+        cap = MAX_ROW_CHARS
+        given = 0  # lines handed over so far
+        row_line = chars = 0  # the line the current row starts on, its characters so far
+        rest = ""
+        while True:
+            block = read(_CSV_BLOCK)
+            text = rest + block
+            if not block:
+                cut = len(text)
+            else:
+                cut = text.rfind("\n") + 1
+                if len(text) - cut > cap and "\r" in text[cut:]:
+                    # Lines ended by a lone CR; a CR at the end may begin a CRLF.
+                    cut = text.rfind("\r", 0, len(text) - 1) + 1
+            rest = text[cut:]
+            lines = split(text, 0, cut)
+            if (
+                lines
+                and self.line == given
+                and '"' not in text[:cut]
+                and max(map(len, lines)) <= cap
+            ):
+                given += len(lines)
+                yield lines
+            else:
+                for line in lines:
+                    given += 1
+                    if self.line == given - 1:  # every earlier line ended a row
+                        row_line, chars = given, 0
+                    chars += len(line)
+                    if chars > cap:
+                        raise RubricInputError(_too_long(self.display, row_line))
+                    yield [line]
+            if len(rest) > cap:  # a line with no end in sight
+                raise RubricInputError(
+                    _too_long(self.display, given + 1 if self.line == given else row_line)
+                )
+            if not block:
+                return
 
 
 def _too_long(display: str, line: int) -> str:

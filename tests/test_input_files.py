@@ -307,7 +307,8 @@ def test_a_repeated_id_names_where_it_was_first_given_however_rows_arrive(
 
 
 ROW_TEXT = st.one_of(
-    st.from_regex(r'\A[ {}\[\]":,a-c0-9.eE+-]{0,24}\n?\Z'),
+    # JSON's whitespace and others around an object, NaN and Infinity too.
+    st.from_regex(r'\A[ \t\r\x0b\xa0{}\[\]":,a-c0-9.eE+NIfinty-]{0,24}\n?\Z'),
     st.dictionaries(st.sampled_from(["id", "a", "b", "x:y", "{"]), st.integers() | st.booleans())
     .map(json.dumps)
     .map(lambda text: text.replace('"b"', '"a"', 1)),
@@ -325,3 +326,52 @@ def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> No
             return ("error", type(exc), str(exc))
 
     assert outcome(_decode_row) == outcome(_DECODER.decode)
+
+
+CSV_CELL = st.text(st.sampled_from(["r", '"', ",", "\r", "\n", " ", "é"]), min_size=1, max_size=6)
+
+
+@given(
+    rows=st.lists(st.tuples(CSV_CELL, st.sampled_from(["true", "false", "x"])), max_size=12),
+    ending=st.sampled_from(["\n", "\r\n", "\r"]),
+    quoting=st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    block=st.sampled_from([1, 2, 3, 7, 16, 1 << 16]),
+)
+def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
+    rows: list[tuple[str, str]], ending: str, quoting: int, block: int
+) -> None:
+    # Quoted cells with line breaks, CR, LF and CRLF endings, split anywhere between
+    # blocks; a CR left unquoted breaks a row, as it does for csv.reader.
+    text = io.StringIO(newline="")
+    writer = csv.writer(text, lineterminator=ending, quoting=quoting)  # type: ignore[arg-type]
+    writer.writerows([("id", "a", "b"), *((i, a, "true") for i, a in rows)])
+    booleans = {"true": True, "false": False}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "l.csv"
+        path.write_text(text.getvalue(), encoding="utf-8", newline="")
+        expected: list[object] = []
+        with path.open(encoding="utf-8", newline="") as stream:
+            reference = csv.reader(stream, strict=True)
+            next(reference)
+            for cells in reference:
+                if len(cells) != 3:
+                    expected.append(f"l.csv:{reference.line_num}: {len(cells)} cells")
+                    break
+                i, a, b = cells
+                expected.append(
+                    (
+                        {"id": i, "a": booleans.get(a, a), "b": booleans.get(b, b)},
+                        reference.line_num,
+                    )
+                )
+        reader = RowReader(path, "l.csv")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("pytest_rubric.ledgers._CSV_BLOCK", block)
+            for _ in range(2):  # read twice, as a repeated ID's first place is looked up
+                got: list[object] = []
+                try:
+                    for row in reader:
+                        got.append((row, reader.line))
+                except RubricInputError as exc:
+                    got.append(str(exc).partition(" where")[0])
+                assert got == expected
