@@ -160,7 +160,7 @@ class RubricItem(pytest.Item):
             mode = None  # an expected failure's answer is never written
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
-            case = dataclasses.replace(case, problems=(), expected={})
+            case = dataclasses.replace(case, problems=()).with_expected({})
         limit = review_limit(self.config)
         result = run_case(
             case,

@@ -236,6 +236,13 @@ def json_problem(value: object, where: str = "the answer") -> str | None:
         return f"{where} could not be read: {type(exc).__name__}"
 
 
+def is_plain(value: object) -> bool:
+    """Whether ``value`` is a JSON value made of JSON's own types only (no subclasses,
+    no tuples), with finite floats and text keys, nested at most :data:`MAX_DEPTH`
+    levels: then :func:`json_problem` finds nothing and :func:`normalised` gives it back."""
+    return _is_plain(value, MAX_DEPTH)
+
+
 def _is_plain(value: Any, depth: int) -> bool:
     """Whether ``value`` is made of JSON's own types only (no subclasses), with finite
     floats and text keys, nested within ``depth``: then :func:`_problem` finds nothing

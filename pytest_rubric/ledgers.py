@@ -101,7 +101,7 @@ def _decode_row(text: str) -> JSON:
         except (StopIteration, ValueError, RecursionError):
             row = None
         else:
-            if end != len(text) and text[end:].strip(_JSON_SPACE):
+            if end != len(text) and text[end:] != "\n" and text[end:].strip(_JSON_SPACE):
                 row = None  # more after the object: the decoder says what
     if type(row) is dict and text.count(":") == len(row) and text.count("{") == 1:
         return row

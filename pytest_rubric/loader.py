@@ -10,14 +10,15 @@ from __future__ import annotations
 import difflib
 import errno
 import hashlib
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PureWindowsPath
-from typing import Any
+from typing import Any, cast
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.jsonvalues import JSON, describe, escape_controls, int_text
+from pytest_rubric.jsonvalues import JSON, copied, describe, escape_controls, int_text
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks
@@ -56,14 +57,19 @@ class Case:
     When ``problems`` is not empty the case cannot be evaluated and its item fails
     with those messages. A case gives its input inline (``input``) or as a file
     (``input_file``).
+
+    ``input`` and ``expected`` are kept packed as compact JSON text (see :func:`pack`),
+    a fifth of the memory of the mappings, with no containers for the garbage
+    collector to walk; each read of them decodes a fresh copy, which its reader may
+    change freely.
     """
 
     name: str
     index: int
     line: int
     col: int
-    input: Mapping[str, JSON]
-    expected: Mapping[str, JSON]
+    packed_input: Packed
+    packed_expected: Packed
     problems: tuple[CaseFileError, ...] = ()
     #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
     input_file: Path | None = None
@@ -82,6 +88,42 @@ class Case:
     #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
     #: is named by its own line when kept for review); empty without such a list.
     row_lines: tuple[int, ...] = ()
+
+    @property
+    def input(self) -> dict[str, JSON]:
+        """The case's ``input`` mapping (empty when it gives none, or an input file)."""
+        return unpack(self.packed_input)
+
+    @property
+    def expected(self) -> dict[str, JSON]:
+        """The case's ``expected`` mapping (empty when it gives none)."""
+        return unpack(self.packed_expected)
+
+    def with_expected(self, expected: Mapping[str, JSON]) -> Case:
+        """This case with ``expected`` as its expected answer."""
+        return replace(self, packed_expected=pack(expected))
+
+
+#: A mapping as :class:`Case` keeps it: its compact JSON text, or the mapping itself
+#: when JSON text cannot hold it exactly (an integer longer than ``str`` prints).
+Packed = str | dict[str, JSON]
+
+
+def pack(value: Mapping[str, JSON]) -> Packed:
+    """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
+    which :func:`unpack` reads back to an equal mapping of the same types."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return copied(dict(value))
+
+
+def unpack(packed: Packed) -> dict[str, JSON]:
+    """A fresh copy of the mapping :func:`pack` packed."""
+    if type(packed) is str:
+        value: dict[str, JSON] = json.loads(packed)
+        return value
+    return copied(cast(dict[str, JSON], packed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,8 +457,8 @@ class _Validator:
                     index,
                     at[0],
                     at[1],
-                    case_input if isinstance(case_input, dict) else {},
-                    expected if isinstance(expected, dict) else {},
+                    pack(case_input if isinstance(case_input, dict) else {}),
+                    pack(expected if isinstance(expected, dict) else {}),
                     tuple(problems),
                     input_file,
                     input_file_display,

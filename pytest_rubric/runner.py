@@ -20,9 +20,9 @@ from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import (
     JSON,
-    copied,
     describe,
     escape_controls,
+    is_plain,
     json_problem,
     normalised,
     plain,
@@ -121,7 +121,7 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
     assert review is not None
     call = _Caller(evaluator, source)
     if case.input_file is None:
-        ledger: Mapping[str, JSON] = copied(case.input)
+        ledger: Mapping[str, JSON] = case.input  # a fresh copy
 
         lines: Sequence[int] = case.row_lines
 
@@ -164,9 +164,9 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
     """The evaluator's answer (plain JSON) and its evidence, checked."""
     call = _Caller(evaluator, source)
     if case.input_file is None:
-        # A copy each time: an evaluator that mutates its input must not change the
-        # case for explain, for a rerun, or for the record of what the file says.
-        data: Mapping[str, JSON] = copied(case.input)
+        # A fresh copy each time: an evaluator that mutates its input must not change
+        # the case for explain, for a rerun, or for the record of what the file says.
+        data: Mapping[str, JSON] = case.input
     elif case.input_format == ".json":
         data = read_json(case.input_file, case.input_file_display)
     else:
@@ -182,7 +182,7 @@ def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Eviden
         answer = call("evaluate", evaluator.evaluate, data)
         explain = evaluator.explain
         if explain is not None and case.input_file is None:
-            data = copied(case.input)
+            data = case.input
         evidence = None if explain is None else call("explain", explain, data)
     return call.checked(answer, evidence)
 
@@ -215,12 +215,13 @@ class _Caller:
         """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
         Subclasses are turned into their base types first, then checked again: a
         ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
+        if is_plain(answer):  # the usual answer: one walk over it, no copy
+            return cast(JSON, answer), None if evidence is None else self._check_evidence(evidence)
         problem = json_problem(answer)
         plain_answer: JSON = None
         if problem is None:
             plain_answer = normalised(answer)
-            if plain_answer is not answer:  # subclasses were turned into their bases
-                problem = json_problem(plain_answer)
+            problem = json_problem(plain_answer)
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
         return plain_answer, None if evidence is None else self._check_evidence(evidence)
@@ -236,7 +237,8 @@ class _Caller:
                 f"{self.who}: Evidence.facts is {_what(evidence.facts)}; give a dict of "
                 "label -> JSON value"
             )
-        problem = json_problem(evidence.facts, "Evidence.facts")
+        plain_facts = is_plain(evidence.facts)
+        problem = None if plain_facts else json_problem(evidence.facts, "Evidence.facts")
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who}: {problem}")
         if evidence.problem is not None and not isinstance(evidence.problem, str):
@@ -244,7 +246,7 @@ class _Caller:
                 f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
                 "of text, or None for a valid input"
             )
-        facts = normalised(evidence.facts)
+        facts = evidence.facts if plain_facts else normalised(evidence.facts)
         if facts is not evidence.facts:  # subclasses were turned into their bases
             problem = json_problem(facts, "Evidence.facts")
         if problem is not None or not isinstance(facts, dict):

@@ -138,9 +138,7 @@ def to_write(
             None,
         )
     before = None if filled else plain(case.expected)
-    written = dataclasses.replace(
-        result, case=dataclasses.replace(case, expected=answer), outcome=MATCHED
-    )
+    written = dataclasses.replace(result, case=case.with_expected(answer), outcome=MATCHED)
     return written, {"before": before, "after": answer}, part
 
 

@@ -4,6 +4,7 @@ after multi-byte text, runaway ledger rows, and the names of cases without a usa
 from __future__ import annotations
 
 import decimal
+import json
 import os
 import tracemalloc
 from pathlib import Path
@@ -11,13 +12,13 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import CaseFileError, RubricInputError
 from pytest_rubric.evaluators._common import describe, int_text
-from pytest_rubric.jsonvalues import _json_text, _plain, escape_controls, plain, show
+from pytest_rubric.jsonvalues import _json_text, _plain, escape_controls, json_problem, plain, show
 from pytest_rubric.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
 from pytest_rubric.update import identical
@@ -596,3 +597,18 @@ def test_a_huge_answer_is_shown_without_reading_it_all() -> None:
     shown = show(Counted(range(1_000_000)), limit=60)
     assert shown == "[" + ", ".join(map(str, range(100)))[:58] + "…"
     assert Counted.read == 60 // 3 + 1
+
+
+@given(value=st.dictionaries(hostile_text, hostile, max_size=4))
+def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value: Any) -> None:
+    from pytest_rubric.loader import pack, unpack
+
+    assume(json_problem(value) is None)  # what a case file can hold: no NaN, no infinity
+    packed = pack(value)
+    first, second = unpack(packed), unpack(packed)
+    assert identical(first, value)  # same types throughout: true is not 1, 1.0 is not 1
+    assert first is not value
+    assert first is not second
+    if isinstance(packed, dict):  # only what JSON text cannot hold stays a mapping
+        with pytest.raises(ValueError, match="digits"):  # an integer str() refuses
+            json.dumps(value)
