@@ -18,7 +18,15 @@ from pathlib import Path, PureWindowsPath
 from typing import Any, cast
 
 from pytest_rubric.errors import CaseFileError
-from pytest_rubric.jsonvalues import JSON, copied, describe, escape_controls, int_text
+from pytest_rubric.jsonvalues import (
+    JSON,
+    copied,
+    describe,
+    escape_controls,
+    int_text,
+    is_encodable,
+    plain,
+)
 from pytest_rubric.ledgers import INPUT_FORMATS
 from pytest_rubric.marks import KEYS as MARK_KEYS
 from pytest_rubric.marks import NO_MARKS, Marks, read_marks
@@ -113,9 +121,18 @@ def pack(value: Mapping[str, JSON]) -> Packed:
     """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
     which :func:`unpack` reads back to an equal mapping of the same types."""
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         return copied(dict(value))
+    # Kept as text only when UTF-8 can encode it, so that what it reads back is always
+    # what plain() would make of it (see plain_copy).
+    return text if is_encodable(text) else copied(dict(value))
+
+
+def plain_copy(packed: Packed) -> JSON:
+    """``plain(unpack(packed))``, as reports carry a case's mappings, without the walk
+    ``plain`` makes when ``packed`` is text: that reads back plain already."""
+    return unpack(packed) if type(packed) is str else plain(unpack(packed))
 
 
 def unpack(packed: Packed) -> dict[str, JSON]:

@@ -58,6 +58,6 @@ class CaseOutcome:
     review: ReviewRecord | None = None
 
     def differing_keys(self) -> list[str]:
-        if not self.evaluated:
+        if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere
             return []
         return [key for key, _, _ in differences(self.case.expected, self.actual)]

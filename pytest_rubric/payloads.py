@@ -15,6 +15,7 @@ import pytest
 from pytest_rubric.items import RubricItem
 from pytest_rubric.jsonvalues import escape_controls, plain
 from pytest_rubric.loader import SUFFIXES as CASE_FILE_SUFFIXES
+from pytest_rubric.loader import plain_copy
 from pytest_rubric.outcome import CASE_ERROR, Outcome
 from pytest_rubric.paths import root_path
 from pytest_rubric.records import (
@@ -53,8 +54,8 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
             if item.case.input_file is not None:
                 record["inputFile"] = root_path(config, item.case.input_file)
             else:
-                record["input"] = plain(item.case.input)
-            record["expected"] = plain(item.case.expected)
+                record["input"] = plain_copy(item.case.packed_input)
+            record["expected"] = plain_copy(item.case.packed_expected)
             record["differingKeys"] = []
             record["evidence"] = None
             record["problems"] = []

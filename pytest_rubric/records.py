@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Literal, TypedDict
 
 from pytest_rubric.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.loader import plain_copy
 from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
 
@@ -157,7 +158,7 @@ def record_of(
             record["inputFile"] = input_file
         else:
             record["input"] = outcome.given_input if outcome.given_input is not None else {}
-        record["expected"] = plain(case.expected)
+        record["expected"] = plain_copy(case.packed_expected)
         if outcome.evaluated:
             record["actual"] = plain(outcome.actual)
         record["differingKeys"] = [escape_controls(key) for key in outcome.differing_keys()]

@@ -28,7 +28,7 @@ from pytest_rubric.jsonvalues import (
     plain,
 )
 from pytest_rubric.ledgers import RowReader, read_json, read_json_with_row_lines
-from pytest_rubric.loader import Case
+from pytest_rubric.loader import Case, plain_copy
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 from pytest_rubric.registry import Evaluator, Evidence
 
@@ -69,7 +69,7 @@ def run_case(
     if case.problems:
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
-    given = plain(case.input) if keep_input and case.input_file is None else None
+    given = plain_copy(case.packed_input) if keep_input and case.input_file is None else None
     try:
         answer, evidence = _answer(case, evaluator, source)
     except RubricInputError as exc:

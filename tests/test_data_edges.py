@@ -601,7 +601,7 @@ def test_a_huge_answer_is_shown_without_reading_it_all() -> None:
 
 @given(value=st.dictionaries(hostile_text, hostile, max_size=4))
 def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value: Any) -> None:
-    from pytest_rubric.loader import pack, unpack
+    from pytest_rubric.loader import pack, plain_copy, unpack
 
     assume(json_problem(value) is None)  # what a case file can hold: no NaN, no infinity
     packed = pack(value)
@@ -609,6 +609,8 @@ def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value:
     assert identical(first, value)  # same types throughout: true is not 1, 1.0 is not 1
     assert first is not value
     assert first is not second
+    assert identical(plain_copy(packed), plain(value))  # as a report carries it
     if isinstance(packed, dict):  # only what JSON text cannot hold stays a mapping
-        with pytest.raises(ValueError, match="digits"):  # an integer str() refuses
-            json.dumps(value)
+        # An integer str() refuses, or a lone surrogate UTF-8 cannot encode.
+        with pytest.raises((ValueError, UnicodeEncodeError), match=r"digits|surrogate"):
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
