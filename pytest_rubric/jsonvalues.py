@@ -144,7 +144,7 @@ def plain(value: object, *, depth: int = MAX_DEPTH, items: int | None = None) ->
     (enough for the start of the text of a huge answer). Never raises.
     """
     try:
-        if items is None and _is_clean(value, depth):  # the usual value: no copy
+        if items is None and _is_plain(value, depth, clean=True):  # the usual value: no copy
             return cast(JSON, value)
         return _plain(value, depth, set(), items)
     except Exception as exc:  # a hostile __eq__, __len__ or __iter__
@@ -185,35 +185,6 @@ def _plain(value: object, depth: int, open_ids: set[int], items: int | None = No
     return f"(a {type(value).__name__})"
 
 
-def _is_clean(value: Any, depth: int) -> bool:
-    """Whether :func:`_plain` would give ``value`` back unchanged (a cycle nests
-    without end, so it is never clean)."""
-    kind = type(value)
-    if kind is str:
-        return value.isascii() or _SURROGATES.search(value) is None
-    if value is None or kind is bool:
-        return True
-    if kind is int:
-        return value.bit_length() <= _WHOLE_INT_BITS  # type: ignore[no-any-return]
-    if kind is float:
-        return math.isfinite(value)
-    if depth <= 0:
-        return False
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or not (key.isascii() or _SURROGATES.search(key) is None):
-                return False
-            if not _is_clean(item, depth - 1):
-                return False
-        return True
-    if kind is list:
-        for item in value:  # noqa: SIM110 (a loop, not all() over a generator: it is hot)
-            if not _is_clean(item, depth - 1):
-                return False
-        return True
-    return False
-
-
 def _key(key: object) -> str:
     if isinstance(key, str):
         return str.__str__(key) if is_encodable(key) else _escape_surrogates(key)
@@ -243,25 +214,34 @@ def is_plain(value: object) -> bool:
     return _is_plain(value, MAX_DEPTH)
 
 
-def _is_plain(value: Any, depth: int) -> bool:
+def _is_plain(value: Any, depth: int, clean: bool = False) -> bool:
     """Whether ``value`` is made of JSON's own types only (no subclasses), with finite
     floats and text keys, nested within ``depth``: then :func:`_problem` finds nothing
-    (a cycle nests without end, so it is never plain). Builds no ``where`` text."""
+    (a cycle nests without end, so it is never plain). Builds no ``where`` text.
+
+    ``clean``: also every string and key one UTF-8 can encode, and every integer one
+    ``str`` prints whole: then :func:`_plain` gives ``value`` back unchanged."""
     kind = type(value)
-    if kind is str or kind is bool or kind is int or value is None:
+    if kind is str:
+        return not clean or value.isascii() or _SURROGATES.search(value) is None
+    if kind is bool or value is None:
         return True
+    if kind is int:
+        return not clean or value.bit_length() <= _WHOLE_INT_BITS
     if kind is float:
         return math.isfinite(value)
     if depth <= 0:
         return False
     if kind is dict:
         for key, item in value.items():
-            if type(key) is not str or not _is_plain(item, depth - 1):
+            if type(key) is not str or not _is_plain(item, depth - 1, clean):
+                return False
+            if clean and not (key.isascii() or _SURROGATES.search(key) is None):
                 return False
         return True
     if kind is list:
         for item in value:  # noqa: SIM110 (a loop, not all() over a generator: it is hot)
-            if not _is_plain(item, depth - 1):
+            if not _is_plain(item, depth - 1, clean):
                 return False
         return True
     return False

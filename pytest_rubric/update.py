@@ -195,12 +195,7 @@ def _check_placed(text: str, placed: Sequence[tuple[Write, int, int]]) -> None:
     part was put (from its first line up to its after line, 0: the end) and holds
     its answer as its ``expected``, and the case that followed it starts on its after
     line."""
-    try:
-        document = load(text)
-    except StrictYAMLError as exc:
-        raise UpdateRefused(
-            f"with the answers written the file would not read as YAML ({_where(exc)}); {BY_HAND}"
-        ) from None
+    document = _read_back(text)
     top = document.value
     cases = top.get("cases") if isinstance(top, dict) else None
     if not isinstance(cases, list):
@@ -648,13 +643,7 @@ def _check(
     before: JSON, problems: Sequence[object], text: str, writes: Sequence[Write], shift: int
 ) -> None:
     """Read ``text`` back strictly: only the written cases' ``expected`` may differ."""
-    try:
-        document = load(text)
-    except StrictYAMLError as exc:
-        raise UpdateRefused(
-            f"with the answer written the file would not read as YAML ({_where(exc, shift)}); "
-            f"{BY_HAND}"
-        ) from None
+    document = _read_back(text, shift)
     after = document.value
     if len(document.problems) != len(problems) or not isinstance(after, dict):
         raise UpdateRefused(f"with the answer written the file would read differently; {BY_HAND}")
@@ -690,6 +679,17 @@ def _check(
                 f"case {write.name!r} would not read back with its answer as its expected; "
                 f"{BY_HAND}"
             )
+
+
+def _read_back(text: str, shift: int = 0) -> Document:
+    """``text``, a case file (or a part of it) with answers written, read strictly."""
+    try:
+        return load(text)
+    except StrictYAMLError as exc:
+        raise UpdateRefused(
+            f"with the answers written the file would not read as YAML ({_where(exc, shift)}); "
+            f"{BY_HAND}"
+        ) from None
 
 
 def identical(left: object, right: object) -> bool:
