@@ -113,7 +113,7 @@ class Case:
 
 
 #: A mapping as :class:`Case` keeps it: its compact JSON text, or the mapping itself
-#: when JSON text cannot hold it exactly (an integer longer than ``str`` prints).
+#: when that text would not serve (an integer longer than ``str`` prints, a lone surrogate).
 Packed = str | dict[str, JSON]
 
 

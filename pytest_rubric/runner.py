@@ -215,15 +215,14 @@ class _Caller:
         """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
         Subclasses are turned into their base types first, then checked again: a
         ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
-        if is_plain(answer):  # the usual answer: one walk over it, no copy
-            return cast(JSON, answer), None if evidence is None else self._check_evidence(evidence)
-        problem = json_problem(answer)
-        plain_answer: JSON = None
-        if problem is None:
-            plain_answer = normalised(answer)
-            problem = json_problem(plain_answer)
-        if problem is not None:
-            raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
+        plain_answer = cast(JSON, answer)
+        if not is_plain(answer):  # the usual answer is: one walk over it, no copy
+            problem = json_problem(answer)
+            if problem is None:
+                plain_answer = normalised(answer)
+                problem = json_problem(plain_answer)
+            if problem is not None:
+                raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
         return plain_answer, None if evidence is None else self._check_evidence(evidence)
 
     def _check_evidence(self, evidence: object) -> Evidence:
