@@ -3,15 +3,18 @@
     python benchmarks/bench_cost.py [--repeats 5] [--only NAME ...]
         [--trivial 200] [--cases 10000] [--rows 1000000] [--memory-cases 100000]
 
-Each measure runs its two setups in fresh processes, alternating, ``--repeats``
-times, and prints the median of the per-pair ratios (plugin / baseline), so that
+Each measure runs its two setups once untimed (so that caches are as a rerun finds
+them), then in fresh processes, alternating, ``--repeats`` times, and prints the median of the per-pair ratios (plugin / baseline), so that
 noise from other work on the machine hits both sides of a pair alike:
 
 - ``unused``: ``--trivial`` plain test functions and no case file, plugin on /
   ``-p no:rubric`` (wall and CPU; target 1.02x);
 - ``cases``:  ``--cases`` cases in 100 case files (the corpus of ``bench_run.py``) /
   as many ``def test_N(): pass`` in 100 modules under ``-p no:rubric`` (wall and CPU;
-  target 1.0x);
+  target 1.0x), each run after the last, as people rerun pytest: pytest's cache holds
+  the loaded case files, ``__pycache__`` the rewritten test modules;
+- ``cold``:   the same, each run from nothing: ``--cache-clear`` for both, and the test
+  modules' ``__pycache__`` removed before each baseline run (wall);
 - ``report``: the same cases with ``--rubric-report`` / without it (target 1.05x);
 - ``jsonl``:  one case whose ``input_file`` is a ``--rows``-row ``.jsonl`` ledger,
   a whole pytest run / ``json.loads`` per line and a count (CPU; target 1.3x);
@@ -29,6 +32,7 @@ import csv
 import functools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,7 +46,7 @@ from pathlib import Path
 from bench_ledger import PROBES, write_ledger
 from bench_run import write_corpus
 
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+PYTEST = [sys.executable, "-m", "pytest", "-q"]
 CSV_FLOOR = """
 import csv, sys
 counts = {}
@@ -222,6 +226,25 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
                     cpu=cpu,
                 )
             )
+    if "cold" in wanted:
+        # Projects of their own: clearing their caches must not touch the other measures'.
+        corpus_cold = case_project(work / "corpus-cold", options.cases, 100)
+        empty_cold = empty_tests_project(work / "empty-cold", options.cases, 100)
+
+        def cold_baseline() -> Run:
+            for folder in empty_cold.rglob("__pycache__"):
+                shutil.rmtree(folder)
+            return run([*PYTEST, "--cache-clear", "-p", "no:rubric", str(empty_cold)], empty_cold)
+
+        pairs.append(
+            Pair(
+                "cold",
+                f"{options.cases:,} cases / empty test functions, no cache (wall)",
+                lambda: run([*PYTEST, "--cache-clear", str(corpus_cold)], corpus_cold),
+                cold_baseline,
+                1.0,
+            )
+        )
     if "report" in wanted:
         report = work / "report.json"
         pairs.append(
@@ -272,7 +295,7 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
     return pairs
 
 
-NAMES = ("unused", "cases", "report", "jsonl", "csv", "memory")
+NAMES = ("unused", "cases", "cold", "report", "jsonl", "csv", "memory")
 #: Measures shown both by wall time and by CPU time, from the same runs.
 SHARED = ("unused", "cases")
 
@@ -288,6 +311,9 @@ def main() -> None:
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rubric-cost-") as tmp:
         pairs = measures(Path(tmp), options)
+        for pair in pairs:  # caches made, as a rerun finds them
+            pair.ours()
+            pair.base()
         # Runs that serve two measures (wall and CPU of one pair of runs) are shared.
         runs: dict[tuple[str, bool], list[tuple[Run, Run]]] = {}
         for _ in range(options.repeats):

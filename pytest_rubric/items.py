@@ -30,7 +30,7 @@ from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
-from pytest_rubric.state import discovery_of, review_limit, wants_input_copy
+from pytest_rubric.state import case_cache_of, discovery_of, review_limit, wants_input_copy
 from pytest_rubric.update import Part
 from pytest_rubric.updating import fillable, to_write
 
@@ -72,7 +72,11 @@ class RubricFile(pytest.File):
     def collect(self) -> Iterator[RubricItem]:
         # Messages name the file as typed, with any control character in its name escaped.
         display = escape_controls(display_path(self.config, self.path))
-        case_file = load_case_file(self.path, display, root=self.config.rootpath)
+        case_cache = case_cache_of(self.config)
+        if case_cache is None:
+            case_file = load_case_file(self.path, display, root=self.config.rootpath)
+        else:
+            case_file = case_cache.load(self.path, display, self.config.rootpath)
         registry = discovery_of(self.config).registry_for(self.path)
         evaluator = _evaluator(registry, case_file, display)
         source = registry.source(case_file.evaluator)

@@ -96,6 +96,8 @@ class Case:
     #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
     #: is named by its own line when kept for review); empty without such a list.
     row_lines: tuple[int, ...] = ()
+    #: ``input_file:`` as written (resolved anew when a cached case file is reused).
+    input_file_text: str = ""
 
     @property
     def input(self) -> dict[str, JSON]:
@@ -180,8 +182,15 @@ def load_case_file(
     ``input_file`` paths are resolved beside the case file and must stay inside
     ``root`` (the repository), when it is given.
     """
+    return parse_case_file(
+        read_case_file(path, display), display, parser, InputFiles(path, display, root)
+    )
+
+
+def read_case_file(path: Path, display: str) -> bytes:
+    """The bytes of the case file at ``path``, or the error that names why not."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise CaseFileError(
             display,
@@ -189,25 +198,34 @@ def load_case_file(
             1,
             f"cannot be read: {exc.strerror or exc}; check the path and its permissions",
         ) from None
-    return parse_case_file(data, display, parser, _InputFiles(path.parent, display, root))
+
+
+def digest_of(data: bytes) -> str:
+    """How :attr:`CaseFile.digest` names these bytes."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def parse_case_file(
-    data: bytes, display: str, parser: type[Any] = PARSER, files: _InputFiles | None = None
+    data: bytes,
+    display: str,
+    parser: type[Any] = PARSER,
+    files: InputFiles | None = None,
+    digest: str | None = None,
 ) -> CaseFile:
+    """Validate a case file's bytes (``digest``: their :func:`digest_of`, when known)."""
     try:
         document = load_yaml(decode_text(data), parser, ends=False)
     except StrictYAMLError as exc:
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
     case_file = _Validator(display, document, files).case_file()
-    return replace(case_file, digest=hashlib.sha256(data).hexdigest())
+    return replace(case_file, digest=digest_of(data) if digest is None else digest)
 
 
-class _InputFiles:
-    """Where a case file's ``input_file`` paths lead, and whether they may."""
+class InputFiles:
+    """Where the ``input_file`` paths of the case file at ``path`` lead, and whether they may."""
 
-    def __init__(self, folder: Path, display: str, root: Path | None) -> None:
-        self.folder = folder
+    def __init__(self, path: Path, display: str, root: Path | None) -> None:
+        self.folder = path.parent
         self.display_folder = os.path.dirname(display)
         self.root = root.resolve() if root is not None else None
 
@@ -290,11 +308,11 @@ _FORMATS = _formats_text()
 
 
 class _Validator:
-    def __init__(self, path: str, document: Document, files: _InputFiles | None = None) -> None:
+    def __init__(self, path: str, document: Document, files: InputFiles | None = None) -> None:
         self.path = path
         self.document = document
         self.spans: Spans = document.spans
-        self.files = files or _InputFiles(Path("."), path, None)
+        self.files = files or InputFiles(Path("x"), path, None)
 
     def error(self, pos: Position, message: str) -> CaseFileError:
         return CaseFileError(self.path, pos[0], pos[1], message)
@@ -458,9 +476,10 @@ class _Validator:
             case_input = raw.get("input")
             expected = raw.get("expected")
             input_file: Path | None = None
-            input_file_display = input_format = ""
+            input_file_display = input_format = input_file_text = ""
             written_file = raw.get("input_file")
             if problems in ([], [missing_expected]) and isinstance(written_file, str):
+                input_file_text = written_file
                 input_file, input_file_display, input_format, file_problem = self.files.resolve(
                     written_file
                 )
@@ -488,6 +507,7 @@ class _Validator:
                         else None
                     ),
                     self._row_lines(case_input),
+                    input_file_text,
                 )
             )
         return _fallback_names(out)

@@ -28,7 +28,7 @@ from pytest_rubric.jsonvalues import (
     plain,
 )
 from pytest_rubric.ledgers import RowReader, read_json, read_json_with_row_lines
-from pytest_rubric.loader import Case, plain_copy
+from pytest_rubric.loader import Case, pack, plain_copy
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 from pytest_rubric.registry import Evaluator, Evidence
 
@@ -97,18 +97,30 @@ def run_case(
             return CaseOutcome(
                 case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given
             )
-    matched = json_equal(case.expected, answer)
     return CaseOutcome(
         case,
         path,
         name,
-        MATCHED if matched else MISMATCHED,
+        MATCHED if _matches(case, answer) else MISMATCHED,
         evaluated=True,
         actual=answer,
         evidence=evidence,
         given_input=given,
         review=review,
     )
+
+
+def _matches(case: Case, answer: JSON) -> bool:
+    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly.
+
+    The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
+    are written differently), so an answer written as its expected answer is packed
+    matches without decoding it; other text may still be equal (keys in another order,
+    ``2`` against ``2.0``), which :func:`json_equal` decides."""
+    expected = case.packed_expected
+    if type(expected) is str and type(answer) is dict and pack(answer) == expected:
+        return True
+    return json_equal(case.expected, answer)
 
 
 def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> ReviewRecord:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +12,7 @@ import pytest
 from pytest_rubric.hookspecs import ENTRY_POINT_GROUP, implements_a_hook
 
 if TYPE_CHECKING:
+    from pytest_rubric.casecache import CaseCache
     from pytest_rubric.discovery import EvaluatorDiscovery
 
 
@@ -74,6 +76,26 @@ feed_key = pytest.StashKey[PluginFeed]()
 def discovery_of(config: pytest.Config) -> EvaluatorDiscovery:
     """Where this run's evaluators come from (made when first needed)."""
     return config.stash[feed_key].discovery()
+
+
+_case_cache_key = pytest.StashKey["CaseCache | None"]()
+
+
+def case_cache_of(config: pytest.Config) -> CaseCache | None:
+    """Where this run keeps loaded case files between runs: in pytest's cache folder,
+    made when the first case file is collected; ``None`` when pytest's cache is off
+    (``-p no:cacheprovider``) or its folder cannot be made."""
+    if _case_cache_key not in config.stash:
+        cache = getattr(config, "cache", None)
+        case_cache = None
+        if cache is not None:
+            from pytest_rubric.casecache import CaseCache
+
+            # A read-only checkout: every file is parsed, as without a cache.
+            with contextlib.suppress(OSError):
+                case_cache = CaseCache(cache.mkdir("rubric-cases"))
+        config.stash[_case_cache_key] = case_cache
+    return config.stash[_case_cache_key]
 
 
 def wants_input_copy(config: pytest.Config) -> bool:

@@ -1,0 +1,297 @@
+"""Loaded case files kept in pytest's cache: reused exactly, or not at all."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, reject
+from hypothesis import strategies as st
+
+from pytest_rubric import loader
+from pytest_rubric.casecache import dumps, loads, stamp
+from pytest_rubric.errors import CaseFileError
+from pytest_rubric.loader import CaseFile, InputFiles, parse_case_file
+
+EXAMPLES = Path(__file__).parent.parent / "example_project" / "rubrics"
+MATCH = (
+    "input: {rows: [{id: A, a: true, b: true}]}\n"
+    "    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1, "
+    "total: 1, disagreements: []}"
+)
+MISMATCH = "input: {rows: [{id: A, a: true, b: false}]}\n    expected: {error: review-label}"
+
+HANDWRITTEN = {
+    "marks-and-rubric": """\
+evaluator: reason
+description: "Reasons, ünïcödé, and \\t escapes"
+rubric:
+  required: [title, source]
+  weights: {title: 1.0, source: 2, strict: true, none: null, deep: [[1, -0.0, 1e300]]}
+xfail: {reason: parked, strict: false}
+marks: [slow, nightly]
+cases:
+  - id: one
+    note: a note
+    input: {record: {title: "T", source: ""}, verdict: {pass: false, reasons: [missing-source]}}
+    expected: {valid: true}
+  - id: two
+    skip: not yet
+    marks: [fast]
+    input:
+      record: {title: 0x1F, source: 1_000}
+      verdict:
+        pass: true
+        reasons: []
+    expected: {valid: false, big: 123456789012345678901234567890}
+""",
+    "flow-list": """\
+evaluator: agreement
+cases: [{id: a, input: {rows: [{id: x, a: true, b: true}]}, expected: {total: 1}},
+  {id: b, input: {rows: []}, expected: {}}]
+""",
+    "rows-on-lines": """\
+evaluator: agreement
+cases:
+  - id: rows
+    input:
+      rows:
+        - {id: A, a: true, b: true}
+        - id: B
+          a: false
+          b: true
+    expected: {total: 2}
+  - id: keys-in-odd-order
+    xfail: only this one
+    input: {rows: []}
+    expected: {"z": 1, "a": [true, 1, 1.0, "1", null]}
+""",
+}
+
+
+def _strict(case_file: CaseFile) -> str:
+    """Everything a case file holds, types included (``repr`` tells ``True`` from ``1``
+    and ``1`` from ``1.0``, which ``==`` does not)."""
+    return repr(case_file)
+
+
+def _round_trip(data: bytes, folder: Path, display: str = "c.rubric.yaml") -> CaseFile | None:
+    files = InputFiles(folder / "c.rubric.yaml", display, folder)
+    fresh = parse_case_file(data, display, files=files)
+    text = dumps(fresh, "made-by")
+    if text is None:
+        return None
+    again = loads(text, "made-by", fresh.digest, display, files)
+    assert again is not None
+    assert _strict(again) == _strict(fresh)
+    return again
+
+
+@pytest.mark.parametrize("name", sorted(HANDWRITTEN))
+def test_a_case_file_read_back_from_its_entry_is_exactly_the_one_parsed(
+    name: str, tmp_path: Path
+) -> None:
+    assert _round_trip(HANDWRITTEN[name].encode(), tmp_path) is not None
+
+
+@pytest.mark.parametrize(
+    "path", sorted(EXAMPLES.rglob("*.rubric.yaml")), ids=lambda path: path.name
+)
+def test_every_example_case_file_reads_back_exactly(path: Path) -> None:
+    files = InputFiles(path, path.name, EXAMPLES.parent)
+    fresh = loader.load_case_file(path, path.name, root=EXAMPLES.parent)
+    text = dumps(fresh, "made-by")
+    if text is not None:
+        again = loads(text, "made-by", fresh.digest, path.name, files)
+        assert again is not None
+        assert _strict(again) == _strict(fresh)
+
+
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=8)
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    given_input=st.dictionaries(st.text(max_size=5), _values, max_size=3),
+    expected=st.dictionaries(st.text(max_size=5), _values, max_size=3),
+    rubric=st.none() | st.dictionaries(st.text(max_size=5), _values, max_size=3),
+    xfail=st.none() | st.booleans(),
+)
+def test_any_clean_case_file_reads_back_exactly(
+    given_input: dict[str, Any], expected: dict[str, Any], rubric: Any, xfail: bool | None
+) -> None:
+    document: dict[str, Any] = {"evaluator": "reason"}
+    if rubric is not None:
+        document["rubric"] = rubric
+    case: dict[str, Any] = {"id": "x", "input": given_input, "expected": expected}
+    if xfail is not None:
+        case["xfail"] = {"reason": "why", "strict": xfail}
+    document["cases"] = [case, {"id": "y", "input": {}, "expected": {}}]
+    text = json.dumps(document, ensure_ascii=False)  # JSON is YAML the loader reads exactly
+    try:
+        _round_trip(text.encode(), Path("/nonexistent-folder"))
+    except CaseFileError:
+        reject()  # a character YAML does not allow (U+FFFE, say): no file to keep
+
+
+def test_a_file_with_a_problem_or_a_value_json_text_cannot_hold_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    problem = "evaluator: reason\ncases:\n  - id: a\n    input: {}\n"  # no expected
+    huge = f"evaluator: reason\ncases:\n  - id: a\n    input: {{n: {'9' * 5000}}}\n    expected: {{}}\n"
+    for text in (problem, huge):
+        assert dumps(parse_case_file(text.encode(), "c.rubric.yaml"), "made-by") is None
+
+
+def test_an_entry_for_other_bytes_other_code_or_damaged_is_not_used(tmp_path: Path) -> None:
+    data = HANDWRITTEN["rows-on-lines"].encode()
+    files = InputFiles(tmp_path / "c.rubric.yaml", "c.rubric.yaml", tmp_path)
+    fresh = parse_case_file(data, "c.rubric.yaml", files=files)
+    text = dumps(fresh, "made-by")
+    assert text is not None
+    assert loads(text, "other-code", fresh.digest, "c.rubric.yaml", files) is None
+    assert loads(text, "made-by", "0" * 64, "c.rubric.yaml", files) is None
+    entry = json.loads(text)
+    for damaged in (
+        text[: len(text) // 2],
+        "",
+        "[]",
+        json.dumps({**entry, "cases": 5}),
+        json.dumps({**entry, "cases": [[1, 2]]}),
+        json.dumps({**entry, "cases": [[*entry["cases"][0][:4], 7, *entry["cases"][0][5:]]]}),
+        json.dumps({**entry, "marks": [1]}),
+        json.dumps({**entry, "evaluator": None}),
+    ):
+        assert loads(damaged, "made-by", fresh.digest, "c.rubric.yaml", files) is None
+
+
+def test_the_stamp_changes_with_the_loaders_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = stamp()
+    copy = tmp_path / "loader.py"
+    shutil.copy(loader.__file__, copy)
+    with copy.open("a") as stream:
+        stream.write("\n# edited\n")
+    monkeypatch.setattr(loader, "__file__", str(copy))
+    assert stamp() != before
+
+
+def _corpus(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", c=f"evaluator: agreement\ncases:\n  - id: one\n    {MATCH}\n")
+    (pytester.path / "week.jsonl").write_text('{"id": "A", "a": true, "b": true}\n')
+    expected = "{matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1, total: 1, disagreements: []}"
+    pytester.makefile(
+        ".rubric.yaml",
+        ledger=f"evaluator: agreement\ncases:\n  - id: week\n    input_file: week.jsonl\n    expected: {expected}\n",
+    )
+
+
+def _entries(pytester: pytest.Pytester) -> list[Path]:
+    return sorted((pytester.path / ".pytest_cache" / "d" / "rubric-cases").glob("*.json"))
+
+
+def test_a_rerun_reuses_each_unchanged_case_file_without_parsing_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _corpus(pytester)
+    pytester.runpytest().assert_outcomes(passed=2)
+    assert len(_entries(pytester)) == 2
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(loader, "parse_case_file", refuse)
+    pytester.runpytest("-v").assert_outcomes(passed=2)
+
+
+def test_an_edited_case_file_is_parsed_again(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.runpytest().assert_outcomes(passed=2)
+    pytester.makefile(
+        ".rubric.yaml", c=f"evaluator: agreement\ncases:\n  - id: one\n    {MISMATCH}\n"
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*c.rubric.yaml:3*one*"])
+
+
+def test_a_ledger_deleted_after_it_was_cached_is_found_missing(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.runpytest().assert_outcomes(passed=2)
+    (pytester.path / "week.jsonl").unlink()
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*input_file 'week.jsonl' does not exist (week.jsonl); check the path*"]
+    )
+
+
+def test_a_damaged_entry_is_a_miss_and_is_written_anew(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.runpytest().assert_outcomes(passed=2)
+    for entry in _entries(pytester):
+        entry.write_text('{"format": 1, "cases": ')
+    pytester.runpytest().assert_outcomes(passed=2)
+    for entry in _entries(pytester):
+        assert json.loads(entry.read_text())["cases"]
+
+
+def test_no_cache_is_written_when_pytests_cache_is_off(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+    assert not (pytester.path / ".pytest_cache").exists()
+
+
+def test_a_cache_folder_that_cannot_be_made_only_means_no_cache(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    (pytester.path / "blocked").write_text("a file where the cache folder would be")
+    result = pytester.runpytest(
+        "-o", "cache_dir=blocked", "-W", "ignore::pytest.PytestCacheWarning"
+    )
+    result.assert_outcomes(passed=2)
+    assert (pytester.path / "blocked").is_file()
+
+
+def test_an_entry_that_cannot_be_written_only_means_no_cache(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _corpus(pytester)
+
+    def full(*args: object, **kwargs: object) -> object:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    pytester.runpytest().assert_outcomes(passed=2)
+    assert _entries(pytester) == []
+
+
+def test_the_cache_serves_pytest_xdist_workers_alike(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.makefile(
+        ".rubric.yaml", bad=f"evaluator: agreement\ncases:\n  - id: two\n    {MISMATCH}\n"
+    )
+    for _ in range(2):
+        result = pytester.runpytest_subprocess("-n", "2")
+        result.assert_outcomes(passed=2, failed=1)
+    assert len(_entries(pytester)) == 3
+    assert (
+        yaml.safe_load((pytester.path / "bad.rubric.yaml").read_text())["cases"][0]["id"] == "two"
+    )
