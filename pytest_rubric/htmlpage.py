@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from pytest_rubric.compare import MISSING, differences
+from pytest_rubric.records import CaseRecord, expanded
 
 #: Rows shown per page of a ledger's table: a 10,000-row ledger stays quick to open.
 PAGE_ROWS = 200
@@ -49,6 +50,8 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
     for record in report.get("cases", ()):
         if not isinstance(record, Mapping):
             continue
+        if "packed" in record:  # a run's own record, not yet written
+            record = expanded(cast(CaseRecord, record))
         head = {
             "case": record.get("case", ""),
             "file": record.get("file", ""),

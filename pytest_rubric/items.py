@@ -30,7 +30,7 @@ from pytest_rubric.records import UpdateRecord
 from pytest_rubric.registry import Evaluator, Registry
 from pytest_rubric.report import format_failure, headline
 from pytest_rubric.runner import evaluator_traceback, run_case
-from pytest_rubric.state import case_cache_of, discovery_of, review_limit, wants_input_copy
+from pytest_rubric.state import case_cache_of, discovery_of, review_limit
 from pytest_rubric.update import Part
 from pytest_rubric.updating import fillable, to_write
 
@@ -80,7 +80,6 @@ class RubricFile(pytest.File):
         registry = discovery_of(self.config).registry_for(self.path)
         evaluator = _evaluator(registry, case_file, display)
         source = registry.source(case_file.evaluator)
-        keep_input = wants_input_copy(self.config)
         file = root_path(self.config, self.path)  # one string, shared by the file's cases
         junit = bool(getattr(self.config.option, "xmlpath", None))
         for case in case_file.cases:
@@ -94,7 +93,6 @@ class RubricFile(pytest.File):
                 evaluator=evaluator,
                 source=source,
                 display=display,
-                keep_input=keep_input,
                 digest=case_file.digest,
                 file=file,
                 junit=junit,
@@ -121,7 +119,6 @@ class RubricItem(pytest.Item):
         evaluator: Evaluator,
         source: str,
         display: str,
-        keep_input: bool,
         digest: str = "",
         file: str | None = None,
         junit: bool = True,
@@ -142,7 +139,6 @@ class RubricItem(pytest.Item):
         self.evaluator = evaluator
         self.source = source
         self.display = display
-        self.keep_input = keep_input
         self.result: CaseOutcome | None = None
         #: Set when a strict ``xfail:`` case matched, failing it.
         self.strict_xpass = False
@@ -171,7 +167,6 @@ class RubricItem(pytest.Item):
             self.evaluator,
             path=self.display,
             source=self.source,
-            keep_input=self.keep_input,
             review_limit=limit,
             review_at=root_path(self.config, case.input_file) if case.input_file else self.file,
         )

@@ -114,7 +114,12 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     stream.write(f'{text[:-1]}, "cases": [\n' if head else '{"cases": [\n')
     last = len(cases) - 1
     for index, record in enumerate(cases):
-        stream.write(encode(record))
+        packed = record.get("packed")
+        if packed is None:
+            stream.write(encode(record))
+        else:  # its larger keys are JSON text already: written as they are
+            text = encode({key: value for key, value in record.items() if key != "packed"})
+            stream.write(f"{text[:-1]}, {packed[1:]}")
         stream.write(",\n" if index < last else "\n]}\n")
 
 

@@ -207,11 +207,13 @@ def json_problem(value: object, where: str = "the answer") -> str | None:
         return f"{where} could not be read: {type(exc).__name__}"
 
 
-def is_plain(value: object) -> bool:
+def is_plain(value: object, *, clean: bool = False) -> bool:
     """Whether ``value`` is a JSON value made of JSON's own types only (no subclasses,
     no tuples), with finite floats and text keys, nested at most :data:`MAX_DEPTH`
-    levels: then :func:`json_problem` finds nothing and :func:`normalised` gives it back."""
-    return _is_plain(value, MAX_DEPTH)
+    levels: then :func:`json_problem` finds nothing and :func:`normalised` gives it back.
+    ``clean``: also text UTF-8 can encode and integers ``str`` prints whole, so that
+    :func:`plain` gives it back too."""
+    return _is_plain(value, MAX_DEPTH, clean)
 
 
 def _is_plain(value: Any, depth: int, clean: bool = False) -> bool:

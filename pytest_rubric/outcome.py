@@ -41,8 +41,7 @@ class CaseOutcome:
     """One case's result, as :func:`pytest_rubric.runner.run_case` gives it.
 
     ``actual`` is the evaluator's answer (plain JSON types) and is meaningful
-    only when ``evaluated``. ``given_input`` is the case's input as written,
-    copied before the evaluator saw it, when a report asked for it. ``review``
+    only when ``evaluated``. ``review``
     holds the rows the evaluator's ``review`` picked, when a report asked for them.
     """
 
@@ -54,7 +53,6 @@ class CaseOutcome:
     actual: JSON = None
     evidence: Evidence | None = None
     problems: tuple[str, ...] = ()
-    given_input: JSON = None
     review: ReviewRecord | None = None
 
     def differing_keys(self) -> list[str]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from pytest_rubric.jsonvalues import JSON, escape_controls, plain
-from pytest_rubric.loader import plain_copy
+from pytest_rubric.loader import Packed, plain_copy
 from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
 
@@ -48,6 +48,13 @@ class CaseRecord(_RecordKeys, total=False):
     duration: float
     update: UpdateRecord
     review: ReviewRecord
+    #: Never written as such: a full record of a case that ran keeps its larger keys
+    #: (``input``, ``expected``, ``actual``, ``evidence``, ``review``) as the text of
+    #: one compact JSON object, made as the record is made (the case's packed mappings
+    #: go in as they are), and written into the report as that record's keys. Text
+    #: costs the garbage collector nothing while the run holds it, and the report's
+    #: writer nothing to encode again. :func:`expanded` gives the record whole.
+    packed: str
 
 
 class UpdateRecord(TypedDict):
@@ -156,22 +163,51 @@ def record_of(
     if full:
         if input_file:
             record["inputFile"] = input_file
-        else:
-            record["input"] = outcome.given_input if outcome.given_input is not None else {}
-        record["expected"] = plain_copy(case.packed_expected)
-        if outcome.evaluated:
-            record["actual"] = plain(outcome.actual)
         record["differingKeys"] = [escape_controls(key) for key in outcome.differing_keys()]
-        evidence = outcome.evidence
-        record["evidence"] = (
-            None
-            if evidence is None
-            else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
-        )
         record["problems"] = [_text(problem) or "" for problem in outcome.problems]
-        if outcome.review is not None:
-            record["review"] = outcome.review
+        record["packed"] = _packed(outcome, with_input=not input_file)
     return record
+
+
+def _packed(outcome: CaseOutcome, *, with_input: bool) -> str:
+    """The larger keys of ``outcome``'s full record, as :attr:`CaseRecord.packed` holds them."""
+    case = outcome.case
+    parts = []
+    if with_input:
+        parts.append(f'"input":{_packed_text(case.packed_input)}')
+    parts.append(f'"expected":{_packed_text(case.packed_expected)}')
+    if outcome.evaluated:
+        parts.append(f'"actual":{_encode(plain(outcome.actual))}')
+    evidence = outcome.evidence
+    shown = (
+        None
+        if evidence is None
+        else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
+    )
+    parts.append(f'"evidence":{_encode(shown)}')
+    if outcome.review is not None:
+        parts.append(f'"review":{_encode(outcome.review)}')
+    return "{" + ",".join(parts) + "}"
+
+
+def _packed_text(packed: Packed) -> str:
+    """A case's packed mapping as JSON text: its own text, which reads back plain already
+    (see :func:`~pytest_rubric.loader.plain_copy`), or the mapping made plain."""
+    return packed if type(packed) is str else _encode(plain_copy(packed))
+
+
+#: Compact JSON text by ``json``'s C encoder; every value given to it is plain.
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def expanded(record: CaseRecord) -> CaseRecord:
+    """``record`` with its packed keys (if any) in place: the record as a report has it."""
+    packed = record.get("packed")
+    if packed is None:
+        return record
+    whole = cast(CaseRecord, {key: value for key, value in record.items() if key != "packed"})
+    whole.update(json.loads(packed))
+    return whole
 
 
 def base_record(
@@ -202,6 +238,12 @@ def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
     record["outcome"] = outcome
     if outcome in (CASE_ERROR, "skipped"):  # an xfailed or xpassed case ran: keep its answer
         record.pop("actual", None)
+        packed = record.get("packed")
+        if packed is not None:
+            larger = json.loads(packed)
+            if "actual" in larger:
+                del larger["actual"]
+                record["packed"] = _encode(larger)
     if outcome == CASE_ERROR:
         record["problems"] = [*record.get("problems", ()), _text(why) or ""]
     else:

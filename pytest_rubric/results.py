@@ -70,10 +70,12 @@ class RubricRun:
         if self._collected and not self._frozen:
             # The cases' data stays alive until the session ends; every full collection
             # of the garbage collector would walk it again (about a tenth of a 10,000-case
-            # run). Frozen after one collection, and thawed when pytest is done.
+            # run). Frozen after one collection, and thawed when pytest is done: after
+            # pytest's own last collection at unconfigure, which need not walk it either.
             gc.collect()
             gc.freeze()
             self._frozen = True
+            self.config.add_cleanup(self._thaw)
         if not self._collected and self.report_path is None and not self.config.option.rubric_html:
             return  # no case was collected, and no report or page says so
         try:
@@ -87,6 +89,11 @@ class RubricRun:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
     def pytest_unconfigure(self) -> None:
+        # What the run kept of its cases is of no more use: freed now, not walked by
+        # pytest's last collection of the garbage collector.
+        self.cases = {}
+
+    def _thaw(self) -> None:
         if self._frozen:
             gc.unfreeze()
             self._frozen = False

@@ -28,7 +28,7 @@ from pytest_rubric.jsonvalues import (
     plain,
 )
 from pytest_rubric.ledgers import RowReader, read_json, read_json_with_row_lines
-from pytest_rubric.loader import Case, pack, plain_copy
+from pytest_rubric.loader import Case, pack
 from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 from pytest_rubric.registry import Evaluator, Evidence
 
@@ -52,15 +52,13 @@ def run_case(
     *,
     path: str,
     source: str,
-    keep_input: bool = False,
     review_limit: int = 0,
     review_at: str = "",
 ) -> CaseOutcome:
     """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
 
     ``path`` names the case file in messages; ``source`` says where the evaluator
-    was registered. With ``keep_input``, the input as written is copied into
-    the outcome before the evaluator runs (an evaluator may mutate it). With a
+    was registered. With a
     ``review_limit``, an evaluator with ``review`` has the first that many rows to
     review of a valid input kept, and the rest counted; ``review_at`` names the file
     holding the rows (relative to rootdir), for their ``file:line``.
@@ -69,14 +67,13 @@ def run_case(
     if case.problems:
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
-    given = plain_copy(case.packed_input) if keep_input and case.input_file is None else None
     try:
         answer, evidence = _answer(case, evaluator, source)
     except RubricInputError as exc:
         problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
-        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
     except _EvaluatorFailed as exc:
-        return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),))
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # what an evaluator handed back broke while being read
@@ -84,7 +81,7 @@ def run_case(
             f"evaluator {name!r} ({source or 'registered by a plugin'}) handed back something "
             f"that could not be read:\n{evaluator_traceback(exc)}"
         )
-        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
     review = None
     valid = evidence is None or evidence.problem is None
     if review_limit > 0 and evaluator.review is not None and valid:
@@ -92,11 +89,9 @@ def run_case(
             review = _review(case, evaluator, source, review_limit, review_at)
         except RubricInputError as exc:
             problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
-            return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,), given_input=given)
+            return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
         except _EvaluatorFailed as exc:
-            return CaseOutcome(
-                case, path, name, CASE_ERROR, problems=(str(exc),), given_input=given
-            )
+            return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),))
     return CaseOutcome(
         case,
         path,
@@ -105,7 +100,6 @@ def run_case(
         evaluated=True,
         actual=answer,
         evidence=evidence,
-        given_input=given,
         review=review,
     )
 
@@ -158,15 +152,17 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
     def pick() -> None:
         nonlocal more
         for row in review(ledger, where):
-            if len(rows) < limit:
+            if len(rows) >= limit:
+                more += 1
+            elif type(row) is dict and is_plain(row, clean=True):  # the usual row: one walk
+                rows.append(row)
+            else:
                 shown = normalised(row) if json_problem(row) is None else None
                 if not isinstance(shown, dict):
                     raise _EvaluatorFailed(
                         f"{call.who}: review yielded {_what(row)}; yield JSON mappings"
                     )
                 rows.append(plain(shown))
-            else:
-                more += 1
 
     call("review", pick)
     return {"rows": rows, "more": more}

@@ -293,3 +293,30 @@ def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
     assert junit_properties(pytester.path / "parallel.xml") == junit_properties(
         pytester.path / "serial.xml"
     )
+
+
+def test_a_full_record_keeps_its_larger_keys_as_text_and_gives_them_back_exactly() -> None:
+    from pytest_rubric.loader import parse_case_file
+    from pytest_rubric.records import expanded, record_of, stopped
+    from pytest_rubric.registry import Evaluator
+    from pytest_rubric.runner import run_case
+
+    text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1.0, t: true}\n"
+    (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
+    answers_null = Evaluator(name="x", description="answers null", evaluate=lambda data: None)
+    outcome = run_case(case, answers_null, path="c.rubric.yaml", source="")
+    record = record_of(outcome, nodeid="c::a", file="c.rubric.yaml", input_file="", full=True)
+    assert not {"input", "expected", "actual", "evidence"} & set(record)
+    whole = expanded(record)
+    assert "packed" not in whole
+    assert json.dumps(whole["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
+    assert json.dumps(whole["expected"]) == '{"n": 1.0, "t": true}'
+    assert "actual" in whole
+    assert whole["actual"] is None
+    assert whole["evidence"] is None
+    # A case stopped after it ran loses its answer, even a null one; the record it
+    # was made from keeps its own.
+    error = expanded(stopped(record, "case-error", "its teardown failed: OSError"))
+    assert "actual" not in error
+    assert error["expected"] == whole["expected"]
+    assert "actual" in expanded(record)
