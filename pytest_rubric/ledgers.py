@@ -18,12 +18,12 @@ import codecs
 import csv
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, TypeAlias
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import JSON
@@ -46,6 +46,21 @@ _CSV_BOOLEANS = {"true": True, "false": False}
 _CSV_BLOCK = 1 << 16
 #: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
 _CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
+#: A block of ledger rows as columns: their ``id``, ``a`` and ``b`` values (IDs text,
+#: labels booleans or, where a cell is no boolean, text).
+Columns: TypeAlias = "tuple[Sequence[object], Sequence[object], Sequence[object]]"
+#: What :meth:`RowReader.columns` reads of a CSV ledger as columns: the header, lines of
+#: three cells ended by LF, and no character that would make ``csv.reader`` do more
+#: than split at commas (a quote, CR, NUL).
+_CSV_SIMPLE_HEADER = "id,a,b\n"
+_CSV_SIMPLE_LINES = re.compile(r"(?:[^,\n]*,[^,\n]*,[^,\n]*\n)*")
+#: A ``.jsonl`` line :meth:`RowReader.columns` reads as columns (see ``_jsonl_columns``).
+_JSONL_SIMPLE_ROW = re.compile(
+    r'^[ \t]*\{[ \t]*"id"[ \t]*:[ \t]*"([^"\\\x00-\x1f]*)"[ \t]*,'
+    r'[ \t]*"a"[ \t]*:[ \t]*(true|false)[ \t]*,[ \t]*"b"[ \t]*:[ \t]*(true|false)[ \t]*\}[ \t]*\n',
+    re.MULTILINE,
+)
+_JSON_BOOLEANS = {"true": True, "false": False}
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -225,6 +240,66 @@ class RowReader:
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
 
+    def columns(self) -> Iterator[Columns | None]:
+        """The rows again, a block at a time, as three columns: the ``id``, ``a`` and ``b``
+        of each row (a CSV ledger's ``true``/``false`` cells as booleans, other cells as
+        text); for a tally that does its work in C. ``None``, and nothing after it, where
+        a block is not that simple (a row that is not a mapping, a missing key, a wrong
+        cell count, anything this reader would refuse): then read the rows one at a
+        time, which says exactly what is wrong and where."""
+        try:
+            with self.path.open(encoding="utf-8-sig", newline="") as stream:
+                if self.fmt == ".csv":
+                    yield from self._csv_columns(stream)
+                else:
+                    yield from self._jsonl_columns(stream)
+        except (RubricInputError, UnicodeDecodeError, OSError, csv.Error):
+            yield None
+
+    def _jsonl_columns(self, stream: TextIO) -> Iterator[Columns | None]:
+        # Only the simplest rows: each line one object with the keys id, a and b in that
+        # order, a text ID without escapes or control characters and two literal
+        # booleans, JSON's spaces and tabs around the tokens, no CR anywhere. Such a line
+        # decodes to exactly what the regular expression's groups hold.
+        booleans = _JSON_BOOLEANS.get
+        for body in _whole_lines(stream):
+            if body is None or "\r" in body:
+                yield None
+                return
+            found = _JSONL_SIMPLE_ROW.findall(body)
+            if len(found) != body.count("\n"):  # a line that is not that simple
+                yield None
+                return
+            if found:
+                ids, a, b = zip(*found, strict=True)
+                yield ids, list(map(booleans, a)), list(map(booleans, b))
+
+    def _csv_columns(self, stream: TextIO) -> Iterator[Columns | None]:
+        # Only the simplest ledger: its first line 'id,a,b', then lines of three cells,
+        # with no quote, CR or NUL anywhere. There ``csv.reader`` splits each line at its
+        # commas and nothing else, so whole lines, checked in one regular-expression
+        # match, split in C into the same cells.
+        header = False
+        booleans = _CSV_BOOLEANS.get
+        for body in _whole_lines(stream):
+            if body is None or '"' in body or "\r" in body or "\0" in body:
+                yield None
+                return
+            if not header:
+                if not body.startswith(_CSV_SIMPLE_HEADER):
+                    yield None  # another header, or none: read one row at a time
+                    return
+                header, body = True, body[len(_CSV_SIMPLE_HEADER) :]
+            if _CSV_SIMPLE_LINES.fullmatch(body) is None:
+                yield None
+                return
+            if body:
+                cells = body.replace("\n", ",").split(",")
+                a, b = cells[1::3], cells[2::3]
+                yield cells[0:-1:3], list(map(booleans, a, a)), list(map(booleans, b, b))
+        if not header:
+            yield None  # an empty file: read one row at a time, which says so
+
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
         decode = _decode_row
         # Each line read with a cap, so a runaway line is never held whole; a row is a line.
@@ -334,6 +409,28 @@ class RowReader:
                 )
             if not block:
                 return
+
+
+def _whole_lines(stream: TextIO) -> Iterator[str | None]:
+    """The text of ``stream`` in blocks of whole lines, each ending with LF (an unended
+    last line is given one); ``None``, and nothing after it, where a block holds a line
+    longer than :data:`MAX_ROW_CHARS` could be (a reader one row at a time refuses it).
+    Nothing is yielded for an empty stream."""
+    rest = ""
+    while True:
+        block = stream.read(_CSV_BLOCK)
+        text = rest + block
+        if len(text) > MAX_ROW_CHARS:
+            yield None
+            return
+        if not block:
+            if text:
+                yield text if text.endswith("\n") else text + "\n"
+            return
+        cut = text.rfind("\n") + 1
+        rest = text[cut:]
+        if cut:
+            yield text[:cut]
 
 
 def _too_long(display: str, line: int) -> str:

@@ -6,14 +6,17 @@ import csv
 import io
 import json
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric import RubricInputError, evaluate_agreement
+from pytest_rubric import RubricInputError, evaluate_agreement, ledgers
+from pytest_rubric.evaluators import agreement
 from pytest_rubric.evaluators.agreement import tally_rows
 from pytest_rubric.ledgers import RowReader, read_json
 
@@ -375,3 +378,112 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
                 except RubricInputError as exc:
                     got.append(str(exc).partition(" where")[0])
                 assert got == expected
+
+
+class _OneAtATime:
+    """A ledger reader's rows without its columns: the tally reads them one at a time."""
+
+    def __init__(self, reader: RowReader) -> None:
+        self.reader = reader
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.reader)
+
+
+def _tallied(reader: Any, where: Any) -> str:
+    """A tally's answer and evidence as strict JSON text (``true`` is not ``1``), or its error."""
+    try:
+        answer, evidence = tally_rows(reader, where)
+    except RubricInputError as exc:
+        return f"error: {exc}"
+    return json.dumps([answer, evidence.facts, evidence.problem])
+
+
+_ledger_ids = st.sampled_from(["A", "B", "C", "é", " ", "\u3000x", "", "a,b", 'q"t', "t\\u"])
+_ledger_labels = st.sampled_from([True, False, "true", "false", "TRUE", "", 1, 0, None])
+
+
+@st.composite
+def _ledger_texts(draw: st.DrawFn) -> tuple[str, str]:
+    """A ledger as a tool might write it: often plain (the columns are read), else with
+    quotes, escapes, other key orders, CR line ends, stray lines (read row by row)."""
+    suffix = draw(st.sampled_from([".jsonl", ".csv"]))
+    if draw(st.booleans()):  # a valid ledger: unique IDs, Boolean labels
+        ids = draw(st.lists(st.text(alphabet='AbC-é," x', min_size=1), unique=True, max_size=12))
+        rows = [(case_id, draw(st.booleans()), draw(st.booleans())) for case_id in ids]
+    else:
+        rows = draw(st.lists(st.tuples(_ledger_ids, _ledger_labels, _ledger_labels), max_size=12))
+    messy = draw(st.booleans())
+
+    def maybe() -> bool:
+        return messy and draw(st.booleans())
+
+    end = draw(st.sampled_from(["\n", "\r\n", "\r"])) if messy else "\n"
+    if suffix == ".csv":
+        header = (
+            draw(st.sampled_from(["id,a,b", "a,b,id", "id,a", "ID,a,b"])) if messy else "id,a,b"
+        )
+        lines = [header]
+        for case_id, a, b in rows:
+            cells = [str(v).lower() if type(v) is bool else str(v) for v in (case_id, a, b)]
+            quoted = maybe()
+            lines.append(
+                ",".join(
+                    '"' + c.replace('"', '""') + '"' if quoted or "," in c or '"' in c else c
+                    for c in cells
+                )
+            )
+    else:
+        lines = []
+        for case_id, a, b in rows:
+            row = {"id": case_id, "a": a, "b": b}
+            if maybe():
+                row = dict(reversed(row.items()))
+            spaced = maybe()
+            separators = (
+                (" ,\t", " : ") if spaced else draw(st.sampled_from([(", ", ": "), (",", ":")]))
+            )
+            lines.append(json.dumps(row, separators=separators, ensure_ascii=maybe()))
+        if maybe():
+            lines.append(draw(st.sampled_from(["", "  ", "[1]", '{"id": "Z", "a": true}'])))
+    text = end.join(lines) + draw(st.sampled_from([end, ""]))
+    return suffix, ("\ufeff" if maybe() else "") + text
+
+
+@given(ledger=_ledger_texts(), block=st.sampled_from([1, 7, 40, 1 << 16]))
+def test_a_ledger_tallied_as_columns_answers_exactly_as_row_by_row(
+    ledger: tuple[str, str], block: int
+) -> None:
+    suffix, text = ledger
+    with tempfile.TemporaryDirectory() as folder, mock.patch.object(ledgers, "_CSV_BLOCK", block):
+        path = Path(folder) / f"ledger{suffix}"
+        path.write_bytes(text.encode("utf-8"))
+        fast = RowReader(path, path.name)
+        slow = RowReader(path, path.name)
+        assert _tallied(fast, fast.where) == _tallied(_OneAtATime(slow), slow.where)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text", "by_columns"),
+    [
+        (".jsonl", '{"id": "A", "a": true, "b": false}\n{"id":"B","a":false,"b":false}', True),
+        (".csv", "id,a,b\nA,true,false\nB,false,false\n", True),
+        (".jsonl", '{"id": "A", "a": true, "b": false, "note": "x"}\n', False),
+        (".jsonl", '{"a": true, "id": "A", "b": false}\n', False),
+        (".jsonl", '{"id": "A", "a": 1, "b": false}\n', False),
+        (".jsonl", '{"id": "A", "a": true, "b": false}\r\n', False),
+        (".csv", 'id,a,b\n"A",true,false\n', False),
+        (".csv", "a,b,id\ntrue,false,A\n", False),
+        (".csv", "id,a,b\nA,true,false\nA,false,false\n", False),
+        (".csv", "id,a,b\nA,yes,false\n", False),
+        (".csv", "id,a,b\n A,true,false\n", False),
+    ],
+)
+def test_only_plain_rows_are_tallied_as_columns(
+    tmp_path: Path, suffix: str, text: str, by_columns: bool
+) -> None:
+    path = tmp_path / f"ledger{suffix}"
+    path.write_text(text, newline="")
+    reader = RowReader(path, path.name)
+    assert (agreement._tally_columns(reader.columns()) is not None) is by_columns
+    assert _tallied(reader, reader.where) == _tallied(_OneAtATime(reader), reader.where)

@@ -11,8 +11,11 @@ needs memory for its distinct IDs only, never for the parsed ledger.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Final
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import compress
+from operator import itemgetter, ne
+from typing import Final, cast
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
@@ -75,6 +78,11 @@ def tally_rows(
     again from its start), or, for rows that can be read only once, from the
     index of every ID kept as they pass.
     """
+    columns = getattr(rows, "columns", None)
+    if callable(columns):
+        tallied = _tally_columns(columns())
+        if tallied is not None:
+            return tallied
     name = where or _row_name
     iterator = iter(rows)
     index_of: dict[str, int] | None = {} if iterator is rows else None
@@ -132,6 +140,59 @@ def tally_rows(
         return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
     if label is not None:
         return {"error": LABEL_ERROR}, Evidence(problem=label)
+    return _tallied(both_pass, both_fail, a_only, b_only, disagreements)
+
+
+def _tally_columns(
+    blocks: Iterable[tuple[Sequence[object], Sequence[object], Sequence[object]] | None],
+) -> tuple[dict[str, JSON], Evidence] | None:
+    """:func:`tally_rows`'s answer for rows handed over as columns of IDs and labels
+    (a ledger file's reader offers them: its IDs are text, its labels booleans or
+    text), counted by C code a block at a time; or ``None`` as soon as a block holds
+    anything but unique IDs that cannot be blank and Boolean labels: then the rows are
+    read again one at a time, which finds what is wrong exactly as the reference does.
+    A valid ledger is answered alike either way."""
+    seen: set[object] = set()
+    pairs: Counter[tuple[object, object]] = Counter()
+    disagreements: list[JSON] = []
+    starts_blank = JS_WHITESPACE.__contains__
+    for block in blocks:
+        if block is None:
+            return None
+        ids, a, b = block
+        if not ids:
+            continue
+        # Text IDs, none empty, none starting with whitespace (such an ID may be blank:
+        # rows one at a time decide), none repeated in the block or before it.
+        if set(map(type, ids)) != {str} or not all(ids):
+            return None
+        if any(map(starts_blank, map(itemgetter(0), cast(Sequence[str], ids)))):
+            return None
+        before = len(seen)
+        seen.update(ids)
+        if len(seen) != before + len(ids):
+            return None
+        # Text labels never equal a boolean, so any pair but the four counts as itself.
+        pairs.update(zip(a, b, strict=True))
+        if len(pairs) > 4 or not pairs.keys() <= _BOOLEAN_PAIRS:
+            return None
+        disagreements.extend(cast(Iterable[str], compress(ids, map(ne, a, b))))
+    return _tallied(
+        pairs[True, True],
+        pairs[False, False],
+        pairs[True, False],
+        pairs[False, True],
+        disagreements,
+    )
+
+
+_BOOLEAN_PAIRS = frozenset(((True, True), (True, False), (False, True), (False, False)))
+
+
+def _tallied(
+    both_pass: int, both_fail: int, a_only: int, b_only: int, disagreements: list[JSON]
+) -> tuple[dict[str, JSON], Evidence]:
+    """The answer and evidence of a valid ledger with these counts and disagreements."""
     matrix: dict[str, JSON] = {
         "bothPass": both_pass,
         "bothFail": both_fail,
