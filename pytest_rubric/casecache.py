@@ -18,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -36,12 +38,14 @@ _SHAPERS = (loader, yamlstrict, marks, jsonvalues, ledgers)
 
 
 def stamp() -> str:
-    """What an entry must have been made by: the format, PyYAML and its parser, and
-    the size and time of each module that shapes a load."""
-    parts = [str(FORMAT), yaml.__version__, yamlstrict.PARSER.__name__]
+    """What an entry must have been made by: the format, PyYAML and its parser, the
+    longest integer text this interpreter reads, and the SHA-256 of each module that
+    shapes a load."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    parts = [str(FORMAT), yaml.__version__, yamlstrict.PARSER.__name__, str(limit)]
     for module in _SHAPERS:
-        info = os.stat(module.__file__ or "")
-        parts.append(f"{info.st_size}:{info.st_mtime_ns}")
+        with open(module.__file__ or "", "rb") as stream:
+            parts.append(hashlib.sha256(stream.read()).hexdigest()[:16])
     return " ".join(parts)
 
 
@@ -59,7 +63,8 @@ class CaseCache:
         digest = loader.digest_of(data)
         files = InputFiles(path, display, root)
         entry = self.folder / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.json"
-        cached = self._read(entry, digest, display, files)
+        # An entry holds about what the file does; one far larger is not one of ours.
+        cached = self._read(entry, digest, display, files, 4 * len(data) + (1 << 16))
         if cached is not None:
             return cached
         case_file = loader.parse_case_file(data, display, files=files, digest=digest)
@@ -68,12 +73,30 @@ class CaseCache:
             _write(entry, text)
         return case_file
 
-    def _read(self, entry: Path, digest: str, display: str, files: InputFiles) -> CaseFile | None:
-        try:
-            text = entry.read_text(encoding="utf-8")
-        except (OSError, UnicodeError):
+    def _read(
+        self, entry: Path, digest: str, display: str, files: InputFiles, limit: int
+    ) -> CaseFile | None:
+        text = _read_entry(entry, limit)
+        return None if text is None else loads(text, self.stamp, digest, display, files)
+
+
+def _read_entry(entry: Path, limit: int) -> str | None:
+    """The text of ``entry`` when it is a regular file of at most ``limit`` bytes (a FIFO
+    or a device there must not block or flood the run), else ``None``."""
+    try:
+        handle = os.open(entry, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        return loads(text, self.stamp, digest, display, files)
+        with os.fdopen(os.dup(handle), "rb") as stream:
+            return stream.read(limit + 1).decode("utf-8")
+    except (OSError, UnicodeError):
+        return None
+    finally:
+        os.close(handle)
 
 
 def _write(entry: Path, text: str) -> None:
@@ -94,7 +117,10 @@ def _write(entry: Path, text: str) -> None:
 
 def dumps(case_file: CaseFile, made_by: str) -> str | None:
     """``case_file`` as an entry's text, or ``None`` when it is not to be kept: a problem
-    in it, or a value that JSON text would not give back exactly."""
+    in it, or a value that JSON text would not give back exactly.
+
+    Two lines: a head naming the format, the code that made it, the case file's digest
+    and the SHA-256 of the body; then the body. A damaged entry fails that check."""
     rubric: str | None = None
     if case_file.rubric is not None:
         packed = pack(case_file.rubric)
@@ -110,7 +136,6 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
         cases.append(
             [
                 case.name,
-                case.index,
                 case.line,
                 case.col,
                 case.packed_input,
@@ -121,10 +146,7 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
                 case.input_file_text or None,
             ]
         )
-    entry = {
-        "format": FORMAT,
-        "made_by": made_by,
-        "digest": case_file.digest,
+    body = {
         "evaluator": [case_file.evaluator, case_file.evaluator_at],
         "description": case_file.description,
         "rubric": rubric,
@@ -133,10 +155,22 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
         "cases": cases,
     }
     try:
-        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         return None
-    return text if jsonvalues.is_encodable(text) else None
+    if not jsonvalues.is_encodable(text):
+        return None
+    head = {
+        "format": FORMAT,
+        "made_by": made_by,
+        "digest": case_file.digest,
+        "body": _check(text),
+    }
+    return f"{json.dumps(head)}\n{text}"
+
+
+def _check(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def loads(text: str, made_by: str, digest: str, display: str, files: InputFiles) -> CaseFile | None:
@@ -144,28 +178,26 @@ def loads(text: str, made_by: str, digest: str, display: str, files: InputFiles)
     resolved by ``files``; ``None`` when the entry is not one for these bytes made by
     this code, is damaged, or an input file no longer resolves cleanly."""
     try:
-        entry = json.loads(text)
-        if (
-            type(entry) is not dict
-            or entry.get("format") != FORMAT
-            or entry.get("made_by") != made_by
-            or entry.get("digest") != digest
-        ):
+        head_text, _, body = text.partition("\n")
+        head = json.loads(head_text)
+        if head != {"format": FORMAT, "made_by": made_by, "digest": digest, "body": _check(body)}:
             return None
-        return _case_file(entry, digest, display, files)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return _case_file(json.loads(body), digest, display, files)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         return None  # damaged, or not ours: the file is simply read again
 
 
 def _case_file(
     entry: dict[str, Any], digest: str, display: str, files: InputFiles
 ) -> CaseFile | None:
+    """The case file of an entry's body, every field read as the type it must have
+    (a ``TypeError`` or ``ValueError`` otherwise: the entry is not used)."""
     evaluator, evaluator_at = entry["evaluator"]
     file_marks = _read_marks(entry["marks"])
     cases = []
-    for (
+    names: set[str] = set()
+    for index, (
         name,
-        index,
         line,
         col,
         packed_input,
@@ -174,19 +206,24 @@ def _case_file(
         lines,
         row_lines,
         input_file_text,
-    ) in entry["cases"]:
+    ) in enumerate(entry["cases"]):
         input_file: Path | None = None
         input_file_display = input_format = ""
         if input_file_text is not None:
-            input_file, input_file_display, input_format, problem = files.resolve(input_file_text)
+            input_file, input_file_display, input_format, problem = files.resolve(
+                _text(input_file_text)
+            )
             if problem is not None:
                 return None  # its problem is told where a fresh load tells it
+        if _text(name) in names or not name:
+            raise ValueError("case names are unique and not empty")
+        names.add(name)
         cases.append(
             Case(
                 name,
                 index,
-                line,
-                col,
+                _count(line),
+                _count(col),
                 _text(packed_input),
                 _text(packed_expected),
                 (),
@@ -195,20 +232,21 @@ def _case_file(
                 input_format,
                 file_marks if case_marks is None else _read_marks(case_marks),
                 None,
-                None if lines is None else (lines[0], lines[1]),
-                tuple(row_lines),
+                None if lines is None else (_count(lines[0]), _count(lines[1], 0)),
+                tuple(map(_count, row_lines)),
                 input_file_text or "",
             )
         )
     rubric = entry["rubric"]
+    description = entry["description"]
     return CaseFile(
         display,
-        evaluator,
-        (evaluator_at[0], evaluator_at[1]),
-        entry["description"],
+        _text(evaluator),
+        _position(evaluator_at),
+        None if description is None else _text(description),
         tuple(cases),
-        None if rubric is None else json.loads(rubric),
-        {tuple(where): (at[0], at[1]) for where, at in entry["rubric_at"]},
+        None if rubric is None else _mapping(json.loads(_text(rubric))),
+        {tuple(_key(part) for part in where): _position(at) for where, at in entry["rubric_at"]},
         file_marks,
         digest,
     )
@@ -216,7 +254,30 @@ def _case_file(
 
 def _text(value: object) -> str:
     if type(value) is not str:
-        raise TypeError("a packed mapping is text in an entry")
+        raise TypeError("text expected")
+    return value
+
+
+def _count(value: object, least: int = 1) -> int:
+    if type(value) is not int or value < least:
+        raise TypeError("a line or column expected")
+    return value
+
+
+def _position(value: object) -> tuple[int, int]:
+    line, col = cast(list[object], value)
+    return _count(line), _count(col)
+
+
+def _key(value: object) -> str | int:
+    if type(value) is str:
+        return value
+    return _count(value, 0)
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise TypeError("a mapping expected")
     return value
 
 
@@ -231,8 +292,11 @@ def _read_marks(value: list[Any] | None) -> Marks:
     if value is None:
         return NO_MARKS
     skip, xfail, names = value
+    strict = None if xfail is None else xfail[1]
+    if xfail is not None and type(strict) is not bool:
+        raise TypeError("xfail's strict is a boolean")
     return Marks(
-        skip=skip,
-        xfail=None if xfail is None else XFail(xfail[0], xfail[1]),
-        names=tuple((name, (at[0], at[1])) for name, at in names),
+        skip=None if skip is None else _text(skip),
+        xfail=None if xfail is None else XFail(_text(xfail[0]), bool(strict)),
+        names=tuple((_text(name), _position(at)) for name, at in names),
     )

@@ -173,8 +173,8 @@ def _packed(outcome: CaseOutcome, *, with_input: bool) -> str:
     """The larger keys of ``outcome``'s full record, as :attr:`CaseRecord.packed` holds them."""
     case = outcome.case
     parts = []
-    if with_input:
-        parts.append(f'"input":{_packed_text(case.packed_input)}')
+    if with_input:  # empty for a case the file's problems kept from running
+        parts.append(f'"input":{"{}" if case.problems else _packed_text(case.packed_input)}')
     parts.append(f'"expected":{_packed_text(case.packed_expected)}')
     if outcome.evaluated:
         parts.append(f'"actual":{_encode(plain(outcome.actual))}')

@@ -20,6 +20,7 @@ from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import (
     JSON,
+    copied,
     describe,
     escape_controls,
     is_plain,
@@ -155,14 +156,14 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
             if len(rows) >= limit:
                 more += 1
             elif type(row) is dict and is_plain(row, clean=True):  # the usual row: one walk
-                rows.append(row)
+                rows.append(copied(row))  # a copy: an evaluator may yield one dict, changed
             else:
                 shown = normalised(row) if json_problem(row) is None else None
                 if not isinstance(shown, dict):
                     raise _EvaluatorFailed(
                         f"{call.who}: review yielded {_what(row)}; yield JSON mappings"
                     )
-                rows.append(plain(shown))
+                rows.append(copied(plain(shown)))
 
     call("review", pick)
     return {"rows": rows, "more": more}

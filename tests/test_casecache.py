@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-import shutil
+import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -160,38 +162,92 @@ def test_a_file_with_a_problem_or_a_value_json_text_cannot_hold_is_not_kept(
         assert dumps(parse_case_file(text.encode(), "c.rubric.yaml"), "made-by") is None
 
 
+def _forged(text: str, body: Any) -> str:
+    """An entry whose head vouches for ``body`` (as only a deliberate forger would)."""
+    head = json.loads(text.partition("\n")[0])
+    body_text = json.dumps(body)
+    head["body"] = hashlib.sha256(body_text.encode()).hexdigest()
+    return f"{json.dumps(head)}\n{body_text}"
+
+
 def test_an_entry_for_other_bytes_other_code_or_damaged_is_not_used(tmp_path: Path) -> None:
     data = HANDWRITTEN["rows-on-lines"].encode()
     files = InputFiles(tmp_path / "c.rubric.yaml", "c.rubric.yaml", tmp_path)
     fresh = parse_case_file(data, "c.rubric.yaml", files=files)
     text = dumps(fresh, "made-by")
     assert text is not None
+    assert loads(text, "made-by", fresh.digest, "c.rubric.yaml", files) is not None
     assert loads(text, "other-code", fresh.digest, "c.rubric.yaml", files) is None
     assert loads(text, "made-by", "0" * 64, "c.rubric.yaml", files) is None
-    entry = json.loads(text)
-    for damaged in (
+    head, _, body_text = text.partition("\n")
+    body = json.loads(body_text)
+    case = body["cases"][0]
+    damaged = [
         text[: len(text) // 2],
         "",
         "[]",
-        json.dumps({**entry, "cases": 5}),
-        json.dumps({**entry, "cases": [[1, 2]]}),
-        json.dumps({**entry, "cases": [[*entry["cases"][0][:4], 7, *entry["cases"][0][5:]]]}),
-        json.dumps({**entry, "marks": [1]}),
-        json.dumps({**entry, "evaluator": None}),
+        text.replace("rows", "rowz"),  # the body no longer what its head vouches for
+        f"{head}\n{'[' * 100_000}{']' * 100_000}",
+    ]
+    # Forged with a head that vouches for them: every field is still read as its type.
+    for bad in (
+        {**body, "cases": 5},
+        {**body, "cases": [[1, 2]]},
+        {**body, "cases": [[5, *case[1:]]]},  # a name that is no text
+        {**body, "cases": [[case[0], "3", *case[2:]]]},  # a line that is no number
+        {**body, "cases": [[case[0], -5, *case[2:]]]},
+        {**body, "cases": [case, case]},  # one name twice
+        {**body, "marks": [5, None, []]},
+        {**body, "marks": "skip"},
+        {**body, "evaluator": [5, [1, 1]]},
+        {**body, "rubric": "[1]"},
+        {**body, "rubric": "{"},
+        "[" * 100_000 + "]" * 100_000,
     ):
-        assert loads(damaged, "made-by", fresh.digest, "c.rubric.yaml", files) is None
+        damaged.append(_forged(text, bad))
+    for entry in damaged:
+        assert loads(entry, "made-by", fresh.digest, "c.rubric.yaml", files) is None
 
 
-def test_the_stamp_changes_with_the_loaders_code(
+def test_the_stamp_changes_with_the_loaders_code_even_at_the_same_size_and_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = stamp()
     copy = tmp_path / "loader.py"
-    shutil.copy(loader.__file__, copy)
-    with copy.open("a") as stream:
-        stream.write("\n# edited\n")
+    text = Path(loader.__file__).read_text()
+    copy.write_text(
+        text.replace("MAX_DEPTH", "MAX_DEPTH", 1).replace("a case file", "A case file", 1)
+    )
+    original = os.stat(loader.__file__)
+    os.utime(copy, ns=(original.st_atime_ns, original.st_mtime_ns))
+    assert copy.stat().st_size == original.st_size
     monkeypatch.setattr(loader, "__file__", str(copy))
     assert stamp() != before
+
+
+def test_the_stamp_names_the_longest_integer_text_the_interpreter_reads() -> None:
+    if not hasattr(sys, "set_int_max_str_digits"):
+        pytest.skip("Python 3.10 reads integers of any length")
+    before = stamp()
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        assert stamp() != before
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def test_an_entry_that_is_no_regular_file_is_a_miss_not_a_hang(pytester: pytest.Pytester) -> None:
+    _corpus(pytester)
+    pytester.runpytest().assert_outcomes(passed=2)
+    for entry in _entries(pytester):
+        entry.unlink()
+        os.mkfifo(entry)
+    pytester.runpytest().assert_outcomes(passed=2)
+    for entry in _entries(pytester):
+        entry.unlink()
+        entry.symlink_to("/dev/zero")
+    pytester.runpytest().assert_outcomes(passed=2)
 
 
 def _corpus(pytester: pytest.Pytester) -> None:
@@ -251,7 +307,7 @@ def test_a_damaged_entry_is_a_miss_and_is_written_anew(pytester: pytest.Pytester
         entry.write_text('{"format": 1, "cases": ')
     pytester.runpytest().assert_outcomes(passed=2)
     for entry in _entries(pytester):
-        assert json.loads(entry.read_text())["cases"]
+        assert json.loads(entry.read_text().partition("\n")[2])["cases"]
 
 
 def test_no_cache_is_written_when_pytests_cache_is_off(pytester: pytest.Pytester) -> None:

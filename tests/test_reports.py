@@ -320,3 +320,42 @@ def test_a_full_record_keeps_its_larger_keys_as_text_and_gives_them_back_exactly
     assert "actual" not in error
     assert error["expected"] == whole["expected"]
     assert "actual" in expanded(record)
+
+
+def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() -> None:
+    from pytest_rubric.loader import parse_case_file
+    from pytest_rubric.records import expanded, record_of
+    from pytest_rubric.registry import Evaluator
+    from pytest_rubric.runner import run_case
+
+    text = "evaluator: x\ncases:\n  - id: 'a::b'\n    input: {n: 1}\n    expected: {n: 1}\n"
+    (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
+    echo = Evaluator(name="x", description="echo", evaluate=lambda data: dict(data))
+    outcome = run_case(case, echo, path="c.rubric.yaml", source="")
+    assert outcome.outcome == "case-error"
+    record = record_of(outcome, nodeid="c::x", file="c.rubric.yaml", input_file="", full=True)
+    whole = expanded(record)
+    assert whole["input"] == {}
+    assert whole["expected"] == {"n": 1}
+
+
+def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
+    from collections.abc import Callable, Iterator, Mapping
+
+    from pytest_rubric.loader import parse_case_file
+    from pytest_rubric.registry import Evaluator
+    from pytest_rubric.runner import run_case
+
+    def one_dict_changed(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Iterator[Any]:
+        row = {"n": 0}
+        for n in range(3):
+            row["n"] = n
+            yield row
+
+    text = "evaluator: x\ncases:\n  - id: a\n    input: {}\n    expected: {}\n"
+    (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
+    evaluator = Evaluator(
+        name="x", description="x", evaluate=lambda data: {}, review=one_dict_changed
+    )
+    outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
+    assert outcome.review == {"rows": [{"n": 0}, {"n": 1}, {"n": 2}], "more": 0}
