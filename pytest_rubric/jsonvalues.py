@@ -225,7 +225,7 @@ def _is_plain(value: Any, depth: int, clean: bool = False) -> bool:
     ``str`` prints whole: then :func:`_plain` gives ``value`` back unchanged."""
     kind = type(value)
     if kind is str:
-        return not clean or value.isascii() or _SURROGATES.search(value) is None
+        return not clean or _is_clean_text(value)
     if kind is bool or value is None:
         return True
     if kind is int:
@@ -238,15 +238,28 @@ def _is_plain(value: Any, depth: int, clean: bool = False) -> bool:
         for key, item in value.items():
             if type(key) is not str or not _is_plain(item, depth - 1, clean):
                 return False
-            if clean and not (key.isascii() or _SURROGATES.search(key) is None):
+            if clean and not _is_clean_text(key):
                 return False
         return True
     if kind is list:
+        kinds = set(map(type, value))
+        if kinds == {str}:  # a list of IDs, say: one look at all its text at once
+            return not clean or _is_clean_text("".join(value))
+        if kinds <= _ATOMS:
+            return True
         for item in value:  # noqa: SIM110 (a loop, not all() over a generator: it is hot)
             if not _is_plain(item, depth - 1, clean):
                 return False
         return True
     return False
+
+
+#: Types that are plain and clean whatever their value.
+_ATOMS = frozenset((bool, type(None)))
+
+
+def _is_clean_text(text: str) -> bool:
+    return text.isascii() or _SURROGATES.search(text) is None
 
 
 def _problem(value: object, where: str, depth: int, open_ids: set[int], root: str) -> str | None:

@@ -243,10 +243,11 @@ class RowReader:
     def columns(self) -> Iterator[Columns | None]:
         """The rows again, a block at a time, as three columns: the ``id``, ``a`` and ``b``
         of each row (a CSV ledger's ``true``/``false`` cells as booleans, other cells as
-        text); for a tally that does its work in C. ``None``, and nothing after it, where
-        a block is not that simple (a row that is not a mapping, a missing key, a wrong
-        cell count, anything this reader would refuse): then read the rows one at a
-        time, which says exactly what is wrong and where."""
+        text); for a tally that does its work in C. Only plain rows are read so (see
+        ``_jsonl_columns`` and ``_csv_columns``): ``None``, and nothing after it, where a
+        block holds anything else (a quote, an escape, another key order, CR line ends,
+        a line this reader would refuse); then read the rows one at a time, which says
+        exactly what is wrong and where."""
         try:
             with self.path.open(encoding="utf-8-sig", newline="") as stream:
                 if self.fmt == ".csv":
