@@ -38,11 +38,12 @@ _SHAPERS = (loader, yamlstrict, marks, jsonvalues, ledgers)
 
 
 def stamp() -> str:
-    """What an entry must have been made by: the format, PyYAML and its parser, the
-    longest integer text this interpreter reads, and the SHA-256 of each module that
-    shapes a load."""
+    """What an entry must have been made by: the format, the Python, PyYAML and its
+    parser, the longest integer text this interpreter reads, and the SHA-256 of each
+    module that shapes a load."""
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    parts = [str(FORMAT), yaml.__version__, yamlstrict.PARSER.__name__, str(limit)]
+    python = f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}"
+    parts = [str(FORMAT), python, yaml.__version__, yamlstrict.PARSER.__name__, str(limit)]
     for module in _SHAPERS:
         with open(module.__file__ or "", "rb") as stream:
             parts.append(hashlib.sha256(stream.read()).hexdigest()[:16])

@@ -237,6 +237,7 @@ def test_the_stamp_names_the_longest_integer_text_the_interpreter_reads() -> Non
         sys.set_int_max_str_digits(old)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_an_entry_that_is_no_regular_file_is_a_miss_not_a_hang(pytester: pytest.Pytester) -> None:
     _corpus(pytester)
     pytester.runpytest().assert_outcomes(passed=2)
