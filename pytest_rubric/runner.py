@@ -59,10 +59,11 @@ def run_case(
     """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
 
     ``path`` names the case file in messages; ``source`` says where the evaluator
-    was registered. With a
-    ``review_limit``, an evaluator with ``review`` has the first that many rows to
-    review of a valid input kept, and the rest counted; ``review_at`` names the file
-    holding the rows (relative to rootdir), for their ``file:line``.
+    was registered. With a ``review_limit``, an evaluator with ``review`` has the
+    first that many rows to review of a valid input kept, and the rest counted;
+    ``review_at`` names the file holding the rows (relative to rootdir), for their
+    ``file:line``. The case's input as written is never handed out (each read of it
+    is a fresh copy), so a record takes it from the case after the run.
     """
     name = evaluator.name
     if case.problems:
