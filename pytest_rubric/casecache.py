@@ -65,7 +65,8 @@ class CaseCache:
         files = InputFiles(path, display, root)
         entry = self.folder / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.json"
         # An entry holds about what the file does; one far larger is not one of ours.
-        cached = self._read(entry, digest, display, files, 4 * len(data) + (1 << 16))
+        text = _read_entry(entry, 4 * len(data) + (1 << 16))
+        cached = None if text is None else loads(text, self.stamp, digest, display, files)
         if cached is not None:
             return cached
         case_file = loader.parse_case_file(data, display, files=files, digest=digest)
@@ -73,12 +74,6 @@ class CaseCache:
         if text is not None:
             _write(entry, text)
         return case_file
-
-    def _read(
-        self, entry: Path, digest: str, display: str, files: InputFiles, limit: int
-    ) -> CaseFile | None:
-        text = _read_entry(entry, limit)
-        return None if text is None else loads(text, self.stamp, digest, display, files)
 
 
 def _read_entry(entry: Path, limit: int) -> str | None:

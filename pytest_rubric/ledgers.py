@@ -42,8 +42,8 @@ SUFFIXES = tuple(INPUT_FORMATS)
 MAX_ROW_CHARS = 1_000_000
 CSV_HEADER = ("id", "a", "b")
 _CSV_BOOLEANS = {"true": True, "false": False}
-#: A CSV ledger is read this many characters at a time.
-_CSV_BLOCK = 1 << 16
+#: A ledger file is read this many characters at a time.
+_BLOCK = 1 << 16
 #: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
 _CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 #: A block of ledger rows as columns: their ``id``, ``a`` and ``b`` values (IDs text,
@@ -220,16 +220,16 @@ class RowReader:
         self.fmt = fmt or path.suffix
         self.line = 0
 
+    def _open(self) -> TextIO:
+        return self.path.open(encoding="utf-8-sig", newline="")
+
     def where(self, index: int) -> str:
         return f"{self.display}:{self.line} rows[{index}]"
 
     def __iter__(self) -> Iterator[JSON]:
         try:
-            with self.path.open(encoding="utf-8-sig", newline="") as stream:
-                if self.fmt == ".csv":
-                    yield from self._csv(stream)
-                else:
-                    yield from self._jsonl(stream)
+            with self._open() as stream:
+                yield from (self._csv if self.fmt == ".csv" else self._jsonl)(stream)
         except UnicodeDecodeError as exc:
             # The text reader decodes ahead in chunks, so its line count is not where the
             # bad byte is; find that line once, now that the file is known to be bad.
@@ -249,11 +249,10 @@ class RowReader:
         a line this reader would refuse); then read the rows one at a time, which says
         exactly what is wrong and where."""
         try:
-            with self.path.open(encoding="utf-8-sig", newline="") as stream:
-                if self.fmt == ".csv":
-                    yield from self._csv_columns(stream)
-                else:
-                    yield from self._jsonl_columns(stream)
+            with self._open() as stream:
+                yield from (self._csv_columns if self.fmt == ".csv" else self._jsonl_columns)(
+                    stream
+                )
         except (RubricInputError, UnicodeDecodeError, OSError, csv.Error):
             yield None
 
@@ -376,7 +375,7 @@ class RowReader:
         row_line = chars = 0  # the line the current row starts on, its characters so far
         rest = ""
         while True:
-            block = read(_CSV_BLOCK)
+            block = read(_BLOCK)
             text = rest + block
             if not block:
                 cut = len(text)
@@ -419,7 +418,7 @@ def _whole_lines(stream: TextIO) -> Iterator[str | None]:
     Nothing is yielded for an empty stream."""
     rest = ""
     while True:
-        block = stream.read(_CSV_BLOCK)
+        block = stream.read(_BLOCK)
         text = rest + block
         if len(text) > MAX_ROW_CHARS:
             yield None

@@ -23,7 +23,7 @@ import pytest
 
 from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.options import SUFFIXES
-from pytest_rubric.state import wants_input_copy
+from pytest_rubric.state import wants_full_records
 
 if TYPE_CHECKING:
     from pytest_rubric.items import RubricItem
@@ -121,7 +121,7 @@ class RubricRun:
             from pytest_rubric.payloads import payload_of, unrecorded
 
             try:
-                payload = payload_of(item, report, full=wants_input_copy(self.config))
+                payload = payload_of(item, report, full=wants_full_records(self.config))
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why

@@ -98,15 +98,15 @@ def case_cache_of(config: pytest.Config) -> CaseCache | None:
     return config.stash[_case_cache_key]
 
 
-def wants_input_copy(config: pytest.Config) -> bool:
-    """Whether records are full, keeping each case's input (only a report or a review
-    page reads it)."""
+def wants_full_records(config: pytest.Config) -> bool:
+    """Whether records are full, with each case's input, expected answer, answer and
+    evidence (only a report or a review page reads them)."""
     return config.option.rubric_report is not None or config.option.rubric_html is not None
 
 
 def review_limit(config: pytest.Config) -> int:
     """How many rows to review each case keeps (none unless a report or page is written)."""
-    if not wants_input_copy(config):
+    if not wants_full_records(config):
         return 0
     limit: int = config.option.rubric_review_rows
     return limit

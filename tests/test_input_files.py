@@ -369,7 +369,7 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
                 )
         reader = RowReader(path, "l.csv")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("pytest_rubric.ledgers._CSV_BLOCK", block)
+            patch.setattr("pytest_rubric.ledgers._BLOCK", block)
             for _ in range(2):  # read twice, as a repeated ID's first place is looked up
                 got: list[object] = []
                 try:
@@ -455,7 +455,7 @@ def test_a_ledger_tallied_as_columns_answers_exactly_as_row_by_row(
     ledger: tuple[str, str], block: int
 ) -> None:
     suffix, text = ledger
-    with tempfile.TemporaryDirectory() as folder, mock.patch.object(ledgers, "_CSV_BLOCK", block):
+    with tempfile.TemporaryDirectory() as folder, mock.patch.object(ledgers, "_BLOCK", block):
         path = Path(folder) / f"ledger{suffix}"
         path.write_bytes(text.encode("utf-8"))
         fast = RowReader(path, path.name)

@@ -174,7 +174,7 @@ def _tally_columns(
             return None
         # Text labels never equal a boolean, so any pair but the four counts as itself.
         pairs.update(zip(a, b, strict=True))
-        if len(pairs) > 4 or not pairs.keys() <= _BOOLEAN_PAIRS:
+        if not pairs.keys() <= _BOOLEAN_PAIRS:
             return None
         disagreements.extend(cast(Iterable[str], compress(ids, map(ne, a, b))))
     return _tallied(
