@@ -41,29 +41,51 @@ if TYPE_CHECKING:
 REPORT_DOMAIN = "[rubric] "
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Failure:
+    """What a failing case's report shows, worded as it fails: pytest keeps the last
+    failure's exception and frames (``sys.last_value``) to the end of the session, and
+    they should not keep the case's answer (a ledger's 400,000 disagreement IDs) alive
+    with them."""
+
+    path: str
+    line: int
+    headline: str
+    text: str
+
+    def repr(self, *, brief: bool) -> ReprExceptionInfo:
+        """As pytest's own failures are shaped: the whole text as the traceback, and
+        ``path:line: <headline>`` as the crash location. ``brief`` (``--tb=line``)
+        leaves only the crash location, as pytest's own do."""
+        entries = [] if brief else [ReprEntryNative([self.text + "\n"])]
+        return ReprExceptionInfo(
+            reprtraceback=ReprTraceback(entries, None, "native"),
+            reprcrash=ReprFileLocation(self.path, self.line, self.headline),
+        )
+
+
 class RubricMismatch(AssertionError):
     """A case's answer differs from its ``expected``: an assertion failure to every tool."""
 
-    def __init__(self, outcome: CaseOutcome) -> None:
-        super().__init__(outcome.case.name)
-        self.outcome = outcome
+    def __init__(self, name: str, failure: Failure) -> None:
+        super().__init__(name)
+        self.failure = failure
 
 
 class RubricCaseError(Exception):
     """A case could not be evaluated (broken input, an evaluator that failed)."""
 
-    def __init__(self, outcome: CaseOutcome) -> None:
-        super().__init__(outcome.case.name)
-        self.outcome = outcome
+    def __init__(self, name: str, failure: Failure) -> None:
+        super().__init__(name)
+        self.failure = failure
 
 
 class RubricStrictXPass(Exception):
     """A case marked ``xfail:`` (strict, the default) matched its expected answer."""
 
-    def __init__(self, outcome: CaseOutcome, reason: str) -> None:
-        super().__init__(outcome.case.name)
-        self.outcome = outcome
-        self.reason = reason
+    def __init__(self, name: str, failure: Failure) -> None:
+        super().__init__(name)
+        self.failure = failure
 
 
 class RubricFile(pytest.File):
@@ -155,6 +177,14 @@ class RubricItem(pytest.Item):
             )
 
     def runtest(self) -> None:
+        failure = self._run()
+        if failure is not None:
+            raise failure
+
+    def _run(self) -> Exception | None:
+        """Runs the case, keeps its outcome on the item for its report, and gives the
+        exception its failure is, if it fails: raised by the caller, so that the frame
+        pytest keeps with it holds no outcome (see :class:`Failure`)."""
         case, mode = self.case, self.config.option.rubric_update
         if self.get_closest_marker("xfail") is not None:  # ours or another plugin's
             mode = None  # an expected failure's answer is never written
@@ -177,52 +207,41 @@ class RubricItem(pytest.Item):
         # Its answer was to be written, but cannot be: the case fails, saying why.
         self.unwritten = evaluated and result.outcome == CASE_ERROR
         self.result = result
+        name = result.case.name
         if result.outcome == MISMATCHED:
-            raise RubricMismatch(result)
+            return RubricMismatch(name, _failure_of(result))
         if result.outcome != MATCHED:
-            raise RubricCaseError(result)
+            return RubricCaseError(name, _failure_of(result))
         xfail = self.case.marks.xfail
         if xfail is not None and xfail.strict and not self.config.option.runxfail:
             self.strict_xpass = True
-            raise RubricStrictXPass(result, xfail.reason)
+            words = (
+                f"{escape_controls(repr(name))} matched its expected answer, but it is "
+                f"marked xfail ({escape_controls(xfail.reason)}); remove the 'xfail:', or write "
+                "'xfail: {reason: ..., strict: false}' to let it pass as XPASS"
+            )
+            at = f"{result.path}:{result.case.line}"
+            return RubricStrictXPass(
+                name, Failure(result.path, result.case.line, words, f"{at}: {words}")
+            )
+        return None
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         brief = self.config.getoption("tbstyle", "auto") == "line"
         error = excinfo.value
-        if isinstance(error, (RubricMismatch, RubricCaseError)):
-            return failure_repr(error.outcome, brief=brief)
-        if isinstance(error, RubricStrictXPass):
-            case = error.outcome.case
-            headline = (
-                f"{escape_controls(repr(case.name))} matched its expected answer, but it is "
-                f"marked xfail ({escape_controls(error.reason)}); remove the 'xfail:', or write "
-                "'xfail: {reason: ..., strict: false}' to let it pass as XPASS"
-            )
-            text = f"{error.outcome.path}:{case.line}: {headline}"
-            return _repr(error.outcome.path, case.line, headline, text, brief=brief)
+        if isinstance(error, (RubricMismatch, RubricCaseError, RubricStrictXPass)):
+            return error.failure.repr(brief=brief)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"{REPORT_DOMAIN}{self.case.name}"
 
 
-def failure_repr(outcome: CaseOutcome, *, brief: bool = False) -> ReprExceptionInfo:
-    """A failing case as pytest's own failures are shaped: the whole text as the
-    traceback, and ``path:line: <headline>`` as the crash location. ``brief``
-    (``--tb=line``) leaves only the crash location, as pytest's own do."""
-    return _repr(
-        outcome.path, outcome.case.line, headline(outcome), format_failure(outcome), brief=brief
-    )
-
-
-def _repr(path: str, line: int, message: str, text: str, *, brief: bool) -> ReprExceptionInfo:
-    entries = [] if brief else [ReprEntryNative([text + "\n"])]
-    return ReprExceptionInfo(
-        reprtraceback=ReprTraceback(entries, None, "native"),
-        reprcrash=ReprFileLocation(path, line, message),
-    )
+def _failure_of(outcome: CaseOutcome) -> Failure:
+    """The words of a mismatch or a case error."""
+    return Failure(outcome.path, outcome.case.line, headline(outcome), format_failure(outcome))
 
 
 def _pytest_marks(

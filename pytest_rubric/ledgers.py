@@ -18,12 +18,12 @@ import codecs
 import csv
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from functools import partial
-from itertools import chain
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import NoReturn, TextIO, TypeAlias
+from typing import NamedTuple, NoReturn, TextIO
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import JSON
@@ -46,21 +46,35 @@ _CSV_BOOLEANS = {"true": True, "false": False}
 _BLOCK = 1 << 16
 #: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
 _CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
-#: A block of ledger rows as columns: their ``id``, ``a`` and ``b`` values (IDs text,
-#: labels booleans or, where a cell is no boolean, text).
-Columns: TypeAlias = "tuple[Sequence[object], Sequence[object], Sequence[object]]"
-#: What :meth:`RowReader.columns` reads of a CSV ledger as columns: the header, lines of
-#: three cells ended by LF, and no character that would make ``csv.reader`` do more
-#: than split at commas (a quote, CR, NUL).
+#: What :meth:`RowReader.label_blocks` reads of a CSV ledger: this header, then rows of
+#: ``ID,L1,L2`` (see :func:`_csv_label_block`).
 _CSV_SIMPLE_HEADER = "id,a,b\n"
-_CSV_SIMPLE_LINES = re.compile(r"(?:[^,\n]*,[^,\n]*,[^,\n]*\n)*")
-#: A ``.jsonl`` line :meth:`RowReader.columns` reads as columns (see ``_jsonl_columns``).
-_JSONL_SIMPLE_ROW = re.compile(
-    r'^[ \t]*\{[ \t]*"id"[ \t]*:[ \t]*"([^"\\\x00-\x1f]*)"[ \t]*,'
-    r'[ \t]*"a"[ \t]*:[ \t]*(true|false)[ \t]*,[ \t]*"b"[ \t]*:[ \t]*(true|false)[ \t]*\}[ \t]*\n',
-    re.MULTILINE,
+#: The two layouts of a ``.jsonl`` row :meth:`RowReader.label_blocks` reads: spaced as
+#: ``json.dumps`` writes by default, and compact, as ``JSON.stringify``, ``jq -c`` and
+#: ``separators=(",", ":")`` do. Each as the text before the ID, between the ID and the
+#: first label, and between the labels.
+_JSONL_LAYOUTS = tuple(
+    (f'{{"id"{colon}"', f'"{comma}"a"{colon}', f'{comma}"b"{colon}')
+    for comma, colon in ((", ", ": "), (",", ":"))
 )
-_JSON_BOOLEANS = {"true": True, "false": False}
+#: The label pairs a plain row can end with, in the order of ``LabelBlock.pairs``.
+_LABEL_PAIRS = ((True, True), (False, False), (True, False), (False, True))
+#: Characters no JSON text holds unescaped (all below U+0020 but LF, which ends a row).
+_CONTROLS = bytes(code for code in range(0x20) if code != 0x0A)
+
+
+class LabelBlock(NamedTuple):
+    """Consecutive ledger rows, each a text ID and two Boolean labels, for a tally in C.
+
+    ``ids`` holds every row's ID in row order; ``pairs`` how many rows are labelled
+    (true, true), (false, false), (true, false) and (false, true); ``differing`` the IDs
+    of the rows whose two labels differ, in row order. Nothing is checked of the IDs:
+    they may be empty, blank or repeated, which the tally decides.
+    """
+
+    ids: list[str]
+    pairs: tuple[int, int, int, int]
+    differing: list[str]
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -240,65 +254,30 @@ class RowReader:
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
 
-    def columns(self) -> Iterator[Columns | None]:
-        """The rows again, a block at a time, as three columns: the ``id``, ``a`` and ``b``
-        of each row (a CSV ledger's ``true``/``false`` cells as booleans, other cells as
-        text); for a tally that does its work in C. Only plain rows are read so (see
-        ``_jsonl_columns`` and ``_csv_columns``): ``None``, and nothing after it, where a
-        block holds anything else (a quote, an escape, another key order, CR line ends,
-        a line this reader would refuse); then read the rows one at a time, which says
-        exactly what is wrong and where."""
+    def label_blocks(self) -> Iterator[LabelBlock | None]:
+        """The rows again, a block at a time, as :class:`LabelBlock`: for a tally that does
+        its work in C. Only plain rows are read so (see :func:`_jsonl_label_block` and
+        :func:`_csv_label_block`): ``None``, and nothing after it, where a block holds
+        anything else (a quote, an escape, another key order or spacing, CR line ends, a
+        label that is not a literal boolean, a line this reader would refuse); then read
+        the rows one at a time, which says exactly what is wrong and where."""
         try:
             with self._open() as stream:
-                yield from (self._csv_columns if self.fmt == ".csv" else self._jsonl_columns)(
-                    stream
-                )
-        except (RubricInputError, UnicodeDecodeError, OSError, csv.Error):
+                blocks = _whole_lines(stream)
+                if self.fmt == ".csv":
+                    header = next(blocks, None)
+                    if header is None or not header.startswith(_CSV_SIMPLE_HEADER):
+                        yield None  # none, another header, a runaway line: one row at a time
+                        return
+                    blocks = chain((header[len(_CSV_SIMPLE_HEADER) :],), blocks)
+                read = _csv_label_block if self.fmt == ".csv" else _jsonl_label_block
+                for body in blocks:
+                    block = None if body is None else read(body)
+                    yield block
+                    if block is None:
+                        return
+        except (UnicodeDecodeError, OSError):
             yield None
-
-    def _jsonl_columns(self, stream: TextIO) -> Iterator[Columns | None]:
-        # Only the simplest rows: each line one object with the keys id, a and b in that
-        # order, a text ID without escapes or control characters and two literal
-        # booleans, JSON's spaces and tabs around the tokens, no CR anywhere. Such a line
-        # decodes to exactly what the regular expression's groups hold.
-        booleans = _JSON_BOOLEANS.get
-        for body in _whole_lines(stream):
-            if body is None or "\r" in body:
-                yield None
-                return
-            found = _JSONL_SIMPLE_ROW.findall(body)
-            if len(found) != body.count("\n"):  # a line that is not that simple
-                yield None
-                return
-            if found:
-                ids, a, b = zip(*found, strict=True)
-                yield ids, list(map(booleans, a)), list(map(booleans, b))
-
-    def _csv_columns(self, stream: TextIO) -> Iterator[Columns | None]:
-        # Only the simplest ledger: its first line 'id,a,b', then lines of three cells,
-        # with no quote, CR or NUL anywhere. There ``csv.reader`` splits each line at its
-        # commas and nothing else, so whole lines, checked in one regular-expression
-        # match, split in C into the same cells.
-        header = False
-        booleans = _CSV_BOOLEANS.get
-        for body in _whole_lines(stream):
-            if body is None or '"' in body or "\r" in body or "\0" in body:
-                yield None
-                return
-            if not header:
-                if not body.startswith(_CSV_SIMPLE_HEADER):
-                    yield None  # another header, or none: read one row at a time
-                    return
-                header, body = True, body[len(_CSV_SIMPLE_HEADER) :]
-            if _CSV_SIMPLE_LINES.fullmatch(body) is None:
-                yield None
-                return
-            if body:
-                cells = body.replace("\n", ",").split(",")
-                a, b = cells[1::3], cells[2::3]
-                yield cells[0:-1:3], list(map(booleans, a, a)), list(map(booleans, b, b))
-        if not header:
-            yield None  # an empty file: read one row at a time, which says so
 
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
         decode = _decode_row
@@ -431,6 +410,83 @@ def _whole_lines(stream: TextIO) -> Iterator[str | None]:
         rest = text[cut:]
         if cut:
             yield text[:cut]
+
+
+def _csv_label_block(body: str) -> LabelBlock | None:
+    """The rows of ``body``, whole lines of a CSV ledger after its header, if each is
+    ``ID,L1,L2`` with ``true`` or ``false`` for the labels; else ``None``.
+
+    Without a quote, CR or NUL, ``csv.reader`` splits a line at its commas and nothing
+    else. Each line ends with LF, so counting proves the shape: a line ending is
+    preceded by at most one of the four label endings (``,true,false`` and LF...), so if
+    they add up to the lines, every line ends with one; and with two commas a line, the
+    ID before them holds none.
+    """
+    if '"' in body or "\r" in body or "\0" in body:
+        return None
+    rows = body.count("\n")
+    pairs = _count_pairs(body, ",{a},{b}\n")
+    if sum(pairs) != rows or body.count(",") != 2 * rows:
+        return None
+    return _label_block(body, ",", pairs)
+
+
+def _jsonl_label_block(body: str) -> LabelBlock | None:
+    """The rows of ``body``, whole lines of a ``.jsonl`` ledger, if each is written
+    ``{"id": "ID", "a": L1, "b": L2}`` in one of :data:`_JSONL_LAYOUTS` (the same one
+    throughout the block), with ``true`` or ``false`` for the labels and an ID without
+    escapes or control characters; else ``None``.
+
+    Counting proves the shape, as for CSV: every line starts with the head
+    ``{"id": "`` (it starts the block and follows all LFs but the last) and ends with
+    one of the four tails ``", "a": true, "b": false}`` and LF... (they add up to the
+    lines; at most one can end at a given LF). Head and tail hold eight quotes, and
+    meet on a shared quote only in ``{"id": ", "a": ``: without that, eight quotes a
+    line leave none for the ID. Such a line decodes to exactly its ID and two labels.
+    """
+    layout = next((layout for layout in _JSONL_LAYOUTS if body.startswith(layout[0])), None)
+    if layout is None:
+        return None
+    head, between, labels_between = layout
+    rows = body.count("\n")
+    if (
+        "\\" in body
+        or body.count('"') != 8 * rows
+        or body.count("\n" + head) != rows - 1
+        or head[:-1] + between in body
+    ):
+        return None
+    pairs = _count_pairs(body, between + "{a}" + labels_between + "{b}}}\n")
+    encoded = body.encode()
+    if sum(pairs) != rows or len(encoded.translate(None, _CONTROLS)) != len(encoded):
+        return None
+    # As CSV with '"' between the cells: no ID holds one.
+    plain = body[len(head) :].replace("\n" + head, "\n").replace(between, '"')
+    plain = plain.replace(labels_between, '"').replace("}\n", "\n")
+    return _label_block(plain, '"', pairs)
+
+
+def _count_pairs(body: str, ending: str) -> tuple[int, int, int, int]:
+    """How many lines of ``body`` end with each label pair of :data:`_LABEL_PAIRS`,
+    written as ``ending`` with ``{a}`` and ``{b}`` filled in."""
+    both, neither, a_only, b_only = (
+        body.count(ending.format(a=_label(a), b=_label(b))) for a, b in _LABEL_PAIRS
+    )
+    return both, neither, a_only, b_only
+
+
+def _label(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> LabelBlock:
+    """The :class:`LabelBlock` of ``text``: lines ``ID{sep}L1{sep}L2`` ended by LF, each label
+    ``true`` or ``false`` and no ID holding ``sep`` (already proven), counted ``pairs``."""
+    ids = text.replace(f"{sep}true", "").replace(f"{sep}false", "").split("\n")
+    ids.pop()  # after the last LF
+    lines = text.split("\n")
+    differ = (f"{sep}true{sep}false", f"{sep}false{sep}true")
+    return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
 
 
 def _too_long(display: str, line: int) -> str:

@@ -112,11 +112,22 @@ def _matches(case: Case, answer: JSON) -> bool:
     The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
     are written differently), so an answer written as its expected answer is packed
     matches without decoding it; other text may still be equal (keys in another order,
-    ``2`` against ``2.0``), which :func:`json_equal` decides."""
-    expected = case.packed_expected
-    if type(expected) is str and type(answer) is dict and pack(answer) == expected:
+    ``2`` against ``2.0``), which :func:`json_equal` decides.
+
+    First of all, Python's ``==``, in C: it takes ``true`` for ``1``, but plain JSON
+    values (no NaN, no tuples) equal as JSON are equal to it too, so an answer it finds
+    unequal mismatches at once, however large (400,000 disagreement IDs against an
+    empty list differ by their length), without being written out."""
+    expected = case.expected
+    try:
+        if expected != answer:
+            return False
+    except RecursionError:  # nested deeper than C's comparison goes: json_equal decides
+        pass
+    packed = case.packed_expected
+    if type(packed) is str and type(answer) is dict and pack(answer) == packed:
         return True
-    return json_equal(case.expected, answer)
+    return json_equal(expected, answer)
 
 
 def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> ReviewRecord:

@@ -381,7 +381,7 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
 
 
 class _OneAtATime:
-    """A ledger reader's rows without its columns: the tally reads them one at a time."""
+    """A ledger reader's rows without its label blocks: the tally reads them one at a time."""
 
     def __init__(self, reader: RowReader) -> None:
         self.reader = reader
@@ -405,11 +405,17 @@ _ledger_labels = st.sampled_from([True, False, "true", "false", "TRUE", "", 1, 0
 
 @st.composite
 def _ledger_texts(draw: st.DrawFn) -> tuple[str, str]:
-    """A ledger as a tool might write it: often plain (the columns are read), else with
-    quotes, escapes, other key orders, CR line ends, stray lines (read row by row)."""
+    """A ledger as a tool might write it: often plain (read in label blocks), else with
+    quotes, escapes, other key orders or spacing, CR line ends, stray lines (read row by
+    row). Valid ledgers are often in ID order (checked by comparing neighbours), and
+    sometimes repeat an ID after that order has held for a while."""
     suffix = draw(st.sampled_from([".jsonl", ".csv"]))
     if draw(st.booleans()):  # a valid ledger: unique IDs, Boolean labels
         ids = draw(st.lists(st.text(alphabet='AbC-é," x', min_size=1), unique=True, max_size=12))
+        if draw(st.booleans()):
+            ids.sort()
+        if ids and draw(st.booleans()):  # then one repeated, where the order may break
+            ids.insert(draw(st.integers(1, len(ids))), draw(st.sampled_from(ids)))
         rows = [(case_id, draw(st.booleans()), draw(st.booleans())) for case_id in ids]
     else:
         rows = draw(st.lists(st.tuples(_ledger_ids, _ledger_labels, _ledger_labels), max_size=12))
@@ -451,7 +457,7 @@ def _ledger_texts(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @given(ledger=_ledger_texts(), block=st.sampled_from([1, 7, 40, 1 << 16]))
-def test_a_ledger_tallied_as_columns_answers_exactly_as_row_by_row(
+def test_a_ledger_tallied_in_blocks_answers_exactly_as_row_by_row(
     ledger: tuple[str, str], block: int
 ) -> None:
     suffix, text = ledger
@@ -464,9 +470,10 @@ def test_a_ledger_tallied_as_columns_answers_exactly_as_row_by_row(
 
 
 @pytest.mark.parametrize(
-    ("suffix", "text", "by_columns"),
+    ("suffix", "text", "in_blocks"),
     [
-        (".jsonl", '{"id": "A", "a": true, "b": false}\n{"id":"B","a":false,"b":false}', True),
+        (".jsonl", '{"id": "A", "a": true, "b": false}\n{"id": "B", "a": false, "b": false}', True),
+        (".jsonl", '{"id":"A","a":true,"b":false}\n{"id":"B","a":false,"b":false}\n', True),
         (".csv", "id,a,b\nA,true,false\nB,false,false\n", True),
         (".jsonl", '{"id": "A", "a": true, "b": false, "note": "x"}\n', False),
         (".jsonl", '{"a": true, "id": "A", "b": false}\n', False),
@@ -477,13 +484,30 @@ def test_a_ledger_tallied_as_columns_answers_exactly_as_row_by_row(
         (".csv", "id,a,b\nA,true,false\nA,false,false\n", False),
         (".csv", "id,a,b\nA,yes,false\n", False),
         (".csv", "id,a,b\n A,true,false\n", False),
+        (".csv", "id,a,b\nA,true,false,\n", False),
+        (".csv", "id,a,b\nA,B,true,false\n", False),
+        (".csv", "id,a,b\nA,true\n", False),
+        (".csv", "id,a,b\n", True),
+        (".csv", "id,a,b\nB,true,true\nA,false,false\nC,true,false", True),
+        (".csv", "id,a,b\nA,true,true\nB,false,false\nA,true,false\n", False),
+        (".jsonl", '{"id": "A, b", "a": false, "b": true}\n{"id": "é\u3000", "a": true, "b": true}', True),
+        (".jsonl", '{"id": "A", "a": true, "b": false}\n{"id":"B","a":false,"b":false}\n', False),
+        (".jsonl", '{"id" : "A", "a": true, "b": false}\n', False),
+        (".jsonl", '{"id": "A", "a": true, "b": false} \n', False),
+        (".jsonl", '{"id": "A", "a": true, "b": false}\n\n', False),
+        (".jsonl", '{"id": ", "a": true, "b": true}\n{"id": "x"y", "a": true, "b": true}\n', False),
+        (".jsonl", '{"id": "A\\u0042", "a": true, "b": false}\n', False),
+        (".jsonl", '{"id": "A\tB", "a": true, "b": false}\n', False),
+        (".jsonl", '{"id": "A\x7f", "a": true, "b": false}\n', True),
+        (".jsonl", '{"id": "", "a": true, "b": false}\n', False),
+        (".jsonl", '{"id": "A", "a": true, "b": false}{"id": "B", "a": true, "b": false}\n', False),
     ],
 )
-def test_only_plain_rows_are_tallied_as_columns(
-    tmp_path: Path, suffix: str, text: str, by_columns: bool
+def test_only_plain_rows_are_tallied_in_blocks(
+    tmp_path: Path, suffix: str, text: str, in_blocks: bool
 ) -> None:
     path = tmp_path / f"ledger{suffix}"
     path.write_text(text, newline="")
     reader = RowReader(path, path.name)
-    assert (agreement._tally_columns(reader.columns()) is not None) is by_columns
+    assert (agreement._tally_blocks(reader.label_blocks()) is not None) is in_blocks
     assert _tallied(reader, reader.where) == _tallied(_OneAtATime(reader), reader.where)

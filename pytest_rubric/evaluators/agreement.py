@@ -11,15 +11,18 @@ needs memory for its distinct IDs only, never for the parsed ledger.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import compress
-from operator import itemgetter, ne
-from typing import Final, cast
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import chain, islice
+from operator import lt
+from typing import TYPE_CHECKING, Final
 
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 from pytest_rubric.jsonvalues import JSON
+
+if TYPE_CHECKING:
+    from pytest_rubric.ledgers import LabelBlock
 
 IDENTITY_ERROR = "review-case-identity"
 LABEL_ERROR = "review-label"
@@ -78,9 +81,9 @@ def tally_rows(
     again from its start), or, for rows that can be read only once, from the
     index of every ID kept as they pass.
     """
-    columns = getattr(rows, "columns", None)
-    if callable(columns):
-        tallied = _tally_columns(columns())
+    label_blocks = getattr(rows, "label_blocks", None)
+    if callable(label_blocks):
+        tallied = _tally_blocks(label_blocks())
         if tallied is not None:
             return tallied
     name = where or _row_name
@@ -143,50 +146,53 @@ def tally_rows(
     return _tallied(both_pass, both_fail, a_only, b_only, disagreements)
 
 
-def _tally_columns(
-    blocks: Iterable[tuple[Sequence[object], Sequence[object], Sequence[object]] | None],
-) -> tuple[dict[str, JSON], Evidence] | None:
-    """:func:`tally_rows`'s answer for rows handed over as columns of IDs and labels
-    (a ledger file's reader offers them: its IDs are text, its labels booleans or
-    text), counted by C code a block at a time; or ``None`` as soon as a block holds
-    anything but unique IDs that cannot be blank and Boolean labels: then the rows are
-    read again one at a time, which finds what is wrong exactly as the reference does.
-    A valid ledger is answered alike either way."""
-    seen: set[object] = set()
-    pairs: Counter[tuple[object, object]] = Counter()
+def _tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], Evidence] | None:
+    """:func:`tally_rows`'s answer for rows handed over in blocks of IDs and counted
+    label pairs (a ledger file's reader offers them), put together by C code a block at
+    a time; or ``None`` as soon as a block is ``None`` or holds an ID that is empty,
+    starts with whitespace (it may be blank) or repeats: then the rows are read again
+    one at a time, which finds what is wrong exactly as the reference does. A valid
+    ledger is answered alike either way.
+
+    IDs in strictly increasing order (as ledgers are usually written) are all distinct,
+    which one comparison of neighbours shows; a set is built only from the first block
+    out of order on, and from the IDs before it, kept till then.
+    """
+    both = neither = a_only = b_only = 0
     disagreements: list[JSON] = []
-    starts_blank = JS_WHITESPACE.__contains__
+    seen: set[str] | None = None
+    kept: list[list[str]] = []  # the IDs so far, while they increase
+    last: str | None = None
     for block in blocks:
         if block is None:
             return None
-        ids, a, b = block
+        ids = block.ids
         if not ids:
             continue
-        # Text IDs, none empty, none starting with whitespace (such an ID may be blank:
-        # rows one at a time decide), none repeated in the block or before it.
-        if set(map(type, ids)) != {str} or not all(ids):
-            return None
-        if any(map(starts_blank, map(itemgetter(0), cast(Sequence[str], ids)))):
-            return None
-        before = len(seen)
-        seen.update(ids)
-        if len(seen) != before + len(ids):
-            return None
-        # Text labels never equal a boolean, so any pair but the four counts as itself.
-        pairs.update(zip(a, b, strict=True))
-        if not pairs.keys() <= _BOOLEAN_PAIRS:
-            return None
-        disagreements.extend(cast(Iterable[str], compress(ids, map(ne, a, b))))
-    return _tallied(
-        pairs[True, True],
-        pairs[False, False],
-        pairs[True, False],
-        pairs[False, True],
-        disagreements,
-    )
+        if _BLANK_START.search("\n" + "\n".join(ids)):
+            return None  # an empty ID, or one starting with whitespace (or LF inside one)
+        if seen is None:
+            if (last is None or last < ids[0]) and all(map(lt, ids, islice(ids, 1, None))):
+                kept.append(ids)
+                last = ids[-1]
+            else:
+                seen = set(chain.from_iterable(kept))
+                kept = []
+        if seen is not None:
+            before = len(seen)
+            seen.update(ids)
+            if len(seen) != before + len(ids):
+                return None
+        pairs = block.pairs
+        both, neither = both + pairs[0], neither + pairs[1]
+        a_only, b_only = a_only + pairs[2], b_only + pairs[3]
+        disagreements.extend(block.differing)
+    return _tallied(both, neither, a_only, b_only, disagreements)
 
 
-_BOOLEAN_PAIRS = frozenset(((True, True), (True, False), (False, True), (False, False)))
+#: Where an ID joined after LF starts with JavaScript whitespace (LF included: then it
+#: is empty), or the last is empty.
+_BLANK_START = re.compile(f"\n(?:[{re.escape(JS_WHITESPACE_CHARS)}]|\\Z)")
 
 
 def _tallied(
