@@ -1,7 +1,13 @@
 """Every ratio of the cost table, each against its baseline, side by side in one run.
 
-    python benchmarks/bench_cost.py [--repeats 5] [--only NAME ...]
+    python benchmarks/bench_cost.py [--repeats 5] [--only NAME ...] [--autoload]
         [--trivial 200] [--cases 10000] [--rows 1000000] [--memory-cases 100000]
+
+Every pytest run loads pytest and this plugin only (``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``,
+``-p rubric`` on the plugin's side of a pair): the development environment also holds
+pytest-xdist, pytest-split and Hypothesis, whose plugins would add their own start-up
+(Hypothesis's alone about 0.5 s of CPU) to both sides. ``--autoload`` runs pytest as
+installed instead, every plugin loaded (``-p no:rubric`` on the baseline's side).
 
 Each measure runs its two setups once untimed (so that caches are as a rerun finds
 them), then in fresh processes, alternating, ``--repeats`` times, and prints the median of the per-pair ratios (plugin / baseline), so that
@@ -47,6 +53,12 @@ from bench_ledger import PROBES, write_ledger
 from bench_run import write_corpus
 
 PYTEST = [sys.executable, "-m", "pytest", "-q"]
+#: The plugin's side of a pair, and the baseline's where the plugin is installed but off;
+#: see ``--autoload`` (``main`` sets them).
+OURS = [*PYTEST, "-p", "rubric"]
+OFF = [*PYTEST, "-p", "no:rubric"]
+#: Set for every run unless ``--autoload``.
+NO_AUTOLOAD = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 CSV_FLOOR = """
 import csv, sys
 counts = {}
@@ -94,7 +106,7 @@ class Run:
 
 def run(args: list[str], cwd: Path, env: dict[str, str] | None = None, ok: int = 0) -> Run:
     """One child process: its wall time, its own CPU time (user + system) and its output."""
-    environment = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", **(env or {})}
+    environment = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", **NO_AUTOLOAD, **(env or {})}
     # A PYTHONPATH given to this script (say, another checkout to compare) reaches every run.
     inherited = os.environ.get("PYTHONPATH")
     if inherited:
@@ -186,9 +198,9 @@ def ledger_project(root: Path, rows: int, fmt: str) -> Path:
     return root
 
 
-def memory_per_item(args: list[str], cwd: Path, probe: Path, out: Path) -> Run:
+def memory_per_item(command: list[str], cwd: Path, probe: Path, out: Path) -> Run:
     env = {"PYTHONPATH": str(probe), "RUBRIC_PROBE_OUT": str(out)}
-    done = run([*PYTEST, "--collect-only", "-p", "rubric_probe", *args], cwd, env)
+    done = run([*command, "--collect-only", "-p", "rubric_probe"], cwd, env)
     items, grown = (int(part) for part in out.read_text().split())
     # The "time" of this Run is the memory per item in bytes, so ratios come out alike.
     return Run(grown / items, grown / items, done.output)
@@ -205,8 +217,8 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
                     "unused",
                     f"{options.trivial} plain tests: plugin on / -p no:rubric "
                     f"({'CPU' if cpu else 'wall'})",
-                    lambda: run([*PYTEST, str(plain)], plain),
-                    lambda: run([*PYTEST, "-p", "no:rubric", str(plain)], plain),
+                    lambda: run([*OURS, str(plain)], plain),
+                    lambda: run([*OFF, str(plain)], plain),
                     1.02,
                     cpu=cpu,
                 )
@@ -220,8 +232,8 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
                 Pair(
                     "cases",
                     f"{options.cases:,} cases / empty test functions ({'CPU' if cpu else 'wall'})",
-                    lambda: run([*PYTEST, str(corpus)], corpus),
-                    lambda: run([*PYTEST, "-p", "no:rubric", str(empty)], empty),
+                    lambda: run([*OURS, str(corpus)], corpus),
+                    lambda: run([*OFF, str(empty)], empty),
                     1.0,
                     cpu=cpu,
                 )
@@ -234,13 +246,13 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
         def cold_baseline() -> Run:
             for folder in empty_cold.rglob("__pycache__"):
                 shutil.rmtree(folder)
-            return run([*PYTEST, "--cache-clear", "-p", "no:rubric", str(empty_cold)], empty_cold)
+            return run([*OFF, "--cache-clear", str(empty_cold)], empty_cold)
 
         pairs.append(
             Pair(
                 "cold",
                 f"{options.cases:,} cases / empty test functions, no cache (wall)",
-                lambda: run([*PYTEST, "--cache-clear", str(corpus_cold)], corpus_cold),
+                lambda: run([*OURS, "--cache-clear", str(corpus_cold)], corpus_cold),
                 cold_baseline,
                 1.0,
             )
@@ -251,8 +263,8 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
             Pair(
                 "report",
                 f"{options.cases:,} cases: --rubric-report on / off",
-                lambda: run([*PYTEST, f"--rubric-report={report}", str(corpus)], corpus),
-                lambda: run([*PYTEST, str(corpus)], corpus),
+                lambda: run([*OURS, f"--rubric-report={report}", str(corpus)], corpus),
+                lambda: run([*OURS, str(corpus)], corpus),
                 1.05,
             )
         )
@@ -267,7 +279,7 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
             Pair(
                 name,
                 f"{options.rows:,}-row {fmt} ledger: pytest / floor (CPU)",
-                functools.partial(run, [*PYTEST, "--tb=no", str(project)], project, ok=1),
+                functools.partial(run, [*OURS, "--tb=no", str(project)], project, ok=1),
                 functools.partial(run, [sys.executable, "-c", code, str(ledger)], project),
                 target,
                 cpu=True,
@@ -285,9 +297,9 @@ def measures(work: Path, options: argparse.Namespace) -> list[Pair]:
             Pair(
                 "memory",
                 f"bytes kept per item, {options.memory_cases:,} cases / empty test functions",
-                lambda: memory_per_item([str(big)], big, probe, work / "probe-ours.txt"),
+                lambda: memory_per_item([*OURS, str(big)], big, probe, work / "probe-ours.txt"),
                 lambda: memory_per_item(
-                    ["-p", "no:rubric", str(empty_big)], empty_big, probe, work / "probe-base.txt"
+                    [*OFF, str(empty_big)], empty_big, probe, work / "probe-base.txt"
                 ),
                 2560 / 2200,  # the target is absolute: 2.5 KB a case (see the printout)
             )
@@ -308,7 +320,13 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--memory-cases", type=int, default=100_000)
+    parser.add_argument(
+        "--autoload", action="store_true", help="load every installed pytest plugin, as pytest does"
+    )
     options = parser.parse_args()
+    if options.autoload:
+        OURS[:] = PYTEST  # the plugin loads itself
+        NO_AUTOLOAD.clear()
     with tempfile.TemporaryDirectory(prefix="rubric-cost-") as tmp:
         pairs = measures(Path(tmp), options)
         for pair in pairs:  # caches made, as a rerun finds them
@@ -323,7 +341,10 @@ def main() -> None:
                 ours = pair.ours()
                 base = pair.base()
                 runs.setdefault((pair.name, pair.cpu), []).append((ours, base))
-    print(f"{options.repeats} alternating pairs each; medians of the per-pair ratios")
+    print(
+        f"{options.repeats} alternating pairs each; medians of the per-pair ratios; "
+        + ("every installed plugin loaded" if options.autoload else "pytest and this plugin only")
+    )
     for pair in pairs:
         pairs_run = runs[(pair.name, False if pair.name in SHARED else pair.cpu)]
         value: Callable[[Run], float] = (lambda r: r.cpu) if pair.cpu else (lambda r: r.wall)

@@ -113,3 +113,49 @@ def test_a_str_subclass_is_text_on_either_side() -> None:
     assert not json_equal(Label("A"), "B")
     assert not json_equal("B", Label("A"))
     assert not json_equal(Label("1"), 1)
+
+
+def _twin(value: Any, draw: st.DrawFn) -> Any:
+    """``value`` as another writer might give it: ``true`` for ``1`` and back, ``2.0`` for
+    ``2``, ``-0.0`` for ``0``, keys in another order, or the same value."""
+    if type(value) is bool and draw(st.booleans()):
+        return int(value)
+    if type(value) is int and draw(st.booleans()):
+        return float(value) if abs(value) < 2**53 else value
+    if type(value) is float and value == 0 and draw(st.booleans()):
+        return -value
+    if type(value) is int and value in (0, 1) and draw(st.booleans()):
+        return bool(value)
+    if isinstance(value, list):
+        return [_twin(item, draw) for item in value]
+    if isinstance(value, dict):
+        items = [(key, _twin(item, draw)) for key, item in value.items()]
+        return dict(draw(st.permutations(items)))
+    return value
+
+
+@st.composite
+def _expected_and_answer(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    expected = draw(st.dictionaries(st.text(max_size=3), json_values, max_size=4))
+    if draw(st.booleans()):
+        return expected, _twin(expected, draw)
+    return expected, draw(st.dictionaries(st.text(max_size=3), json_values, max_size=4))
+
+
+@given(pair=_expected_and_answer())
+def test_a_case_matches_exactly_when_its_answer_equals_its_expected_as_json(
+    pair: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """However the runner gets there (``==`` in C to refuse, equal text to accept, else a
+    walk), a case matches if and only if :func:`json_equal` says its answer is equal."""
+    from pytest_rubric import Evaluator
+    from pytest_rubric.loader import parse_case_file
+    from pytest_rubric.runner import run_case
+
+    expected, answer = pair
+    evaluator = Evaluator(name="e", description="", evaluate=lambda _: answer, explain=None)
+    case = parse_case_file(
+        b"evaluator: e\ncases:\n  - {id: c, input: {}, expected: {}}\n", "c.rubric.yaml"
+    ).cases[0]
+    outcome = run_case(case.with_expected(expected), evaluator, path="c.rubric.yaml", source="t")
+    assert outcome.outcome == ("matched" if json_equal(expected, answer) else "mismatched")

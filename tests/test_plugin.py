@@ -469,3 +469,27 @@ def test_failure_text_survives_xdist(pytester: pytest.Pytester, tb: str) -> None
         result.stdout.fnmatch_lines(
             ["  total  expected 3", "         actual   2"], consecutive=True
         )
+
+
+def test_a_failed_case_keeps_no_answer_alive_after_its_report(pytester: pytest.Pytester) -> None:
+    """pytest keeps the last failure's exception and frames to the end of the session (for
+    ``pdb.pm()``), and every item: neither may hold on to a case's answer, a ledger's
+    disagreement IDs, which the garbage collector would walk at every collection."""
+    import gc
+    import sys
+
+    rows = 30_011
+    pytester.path.joinpath("l.csv").write_text(
+        "id,a,b\n" + "".join(f"r{n:06d},true,false\n" for n in range(rows))
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        ledger="evaluator: agreement\ncases:\n  - id: l\n    input_file: l.csv\n"
+        f"    expected: {{matrix: {{bothPass: 0, bothFail: 0, aOnly: {rows}, bOnly: 0}}, "
+        f"agreement: 0, total: {rows}, disagreements: []}}\n",
+    )
+    recorder = pytester.inline_run()
+    recorder.assertoutcome(failed=1)
+    assert type(sys.last_value).__name__ == "RubricMismatch"
+    gc.collect()
+    assert [o for o in gc.get_objects() if type(o) is list and len(o) == rows] == []
