@@ -414,7 +414,7 @@ def _ledger_texts(draw: st.DrawFn) -> tuple[str, str]:
         ids = draw(st.lists(st.text(alphabet='AbC-é," x', min_size=1), unique=True, max_size=12))
         if draw(st.booleans()):
             ids.sort()
-        if ids and draw(st.booleans()):  # then one repeated, where the order may break
+        if draw(st.booleans()) and ids:  # then one repeated, where the order may break
             ids.insert(draw(st.integers(1, len(ids))), draw(st.sampled_from(ids)))
         rows = [(case_id, draw(st.booleans()), draw(st.booleans())) for case_id in ids]
     else:
@@ -490,7 +490,11 @@ def test_a_ledger_tallied_in_blocks_answers_exactly_as_row_by_row(
         (".csv", "id,a,b\n", True),
         (".csv", "id,a,b\nB,true,true\nA,false,false\nC,true,false", True),
         (".csv", "id,a,b\nA,true,true\nB,false,false\nA,true,false\n", False),
-        (".jsonl", '{"id": "A, b", "a": false, "b": true}\n{"id": "é\u3000", "a": true, "b": true}', True),
+        (
+            ".jsonl",
+            '{"id": "A, b", "a": false, "b": true}\n{"id": "é\u3000", "a": true, "b": true}',
+            True,
+        ),
         (".jsonl", '{"id": "A", "a": true, "b": false}\n{"id":"B","a":false,"b":false}\n', False),
         (".jsonl", '{"id" : "A", "a": true, "b": false}\n', False),
         (".jsonl", '{"id": "A", "a": true, "b": false} \n', False),
