@@ -428,7 +428,12 @@ def _csv_label_block(body: str) -> LabelBlock | None:
     pairs = _count_pairs(body, ",{a},{b}\n")
     if sum(pairs) != rows or body.count(",") != 2 * rows:
         return None
-    return _label_block(body, ",", pairs)
+    block = _label_block(body, ",", pairs)
+    # csv.reader refuses a cell longer than its (global) limit; then so does this.
+    limit = csv.field_size_limit()
+    if len(body) > limit and (limit < len("false") or max(map(len, block.ids)) > limit):
+        return None
+    return block
 
 
 def _jsonl_label_block(body: str) -> LabelBlock | None:

@@ -515,3 +515,26 @@ def test_only_plain_rows_are_tallied_in_blocks(
     reader = RowReader(path, path.name)
     assert (agreement._tally_blocks(reader.label_blocks()) is not None) is in_blocks
     assert _tallied(reader, reader.where) == _tallied(_OneAtATime(reader), reader.where)
+
+
+@pytest.mark.parametrize("limit", [None, 4, 6, 9])
+def test_a_csv_cell_past_csv_field_size_limit_is_refused_as_row_by_row(
+    tmp_path: Path, limit: int | None
+) -> None:
+    """``csv.reader`` refuses a cell longer than ``csv.field_size_limit()`` (131,072 by
+    default, and global: a user may change it), so the ledger read in blocks must too."""
+    default = csv.field_size_limit()
+    effective = default if limit is None else limit
+    for length in (effective, effective + 1):
+        path = tmp_path / f"l{length}.csv"
+        path.write_text(f"id,a,b\nA,true,false\n{'x' * length},false,false\n", newline="")
+        reader = RowReader(path, path.name)
+        try:
+            if limit is not None:
+                csv.field_size_limit(limit)
+            got = _tallied(reader, reader.where)
+            assert got == _tallied(_OneAtATime(reader), reader.where)
+        finally:
+            csv.field_size_limit(default)
+        refused = length > effective or effective < len("false")
+        assert ("field larger than field limit" in got) is refused, got[:200]
