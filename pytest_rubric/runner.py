@@ -111,22 +111,19 @@ def _matches(case: Case, answer: JSON) -> bool:
 
     The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
     are written differently), so an answer written as its expected answer is packed
-    matches without decoding it; other text may still be equal (keys in another order,
-    ``2`` against ``2.0``), which :func:`json_equal` decides.
-
-    First of all, Python's ``==``, in C: it takes ``true`` for ``1``, but plain JSON
-    values (no NaN, no tuples) equal as JSON are equal to it too, so an answer it finds
-    unequal mismatches at once, however large (400,000 disagreement IDs against an
-    empty list differ by their length), without being written out."""
+    matches without decoding it. Otherwise Python's ``==``, in C, refuses at once what
+    differs anyway: it takes ``true`` for ``1``, but plain JSON values (no NaN, no
+    tuples) equal as JSON are equal to it too. What it finds equal (keys in another
+    order, ``2`` against ``2.0``, or ``true`` against ``1``) :func:`json_equal` decides."""
+    packed = case.packed_expected
+    if type(packed) is str and type(answer) is dict and pack(answer) == packed:
+        return True
     expected = case.expected
     try:
         if expected != answer:
             return False
-    except RecursionError:  # nested deeper than C's comparison goes: json_equal decides
+    except RecursionError:  # nested deeper than C's comparison goes
         pass
-    packed = case.packed_expected
-    if type(packed) is str and type(answer) is dict and pack(answer) == packed:
-        return True
     return json_equal(expected, answer)
 
 
