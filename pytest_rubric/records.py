@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Literal, TypedDict, cast
 
-from pytest_rubric.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.jsonvalues import JSON, escape_controls, is_encodable, plain
 from pytest_rubric.loader import Packed, plain_copy
 from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
@@ -177,14 +177,14 @@ def _packed(outcome: CaseOutcome, *, with_input: bool) -> str:
         parts.append(f'"input":{"{}" if case.problems else _packed_text(case.packed_input)}')
     parts.append(f'"expected":{_packed_text(case.packed_expected)}')
     if outcome.evaluated:
-        parts.append(f'"actual":{_encode(plain(outcome.actual))}')
+        parts.append(f'"actual":{_encode_checked(outcome.actual)}')
     evidence = outcome.evidence
-    shown = (
-        None
-        if evidence is None
-        else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
-    )
-    parts.append(f'"evidence":{_encode(shown)}')
+    if evidence is None:
+        parts.append('"evidence":null')
+    else:
+        facts = evidence.facts if type(evidence.facts) is dict else {}
+        shown: dict[str, JSON] = {"facts": facts, "problem": _text(evidence.problem)}
+        parts.append(f'"evidence":{_encode_checked(shown)}')
     if outcome.review is not None:
         parts.append(f'"review":{_encode(outcome.review)}')
     return "{" + ",".join(parts) + "}"
@@ -198,6 +198,21 @@ def _packed_text(packed: Packed) -> str:
 
 #: Compact JSON text by ``json``'s C encoder; every value given to it is plain.
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: The same, refusing NaN and infinities rather than writing what JSON cannot hold.
+_encode_strict = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+def _encode_checked(value: JSON) -> str:
+    """``_encode(plain(value))`` for a value the runner checked (JSON's own types, see
+    :func:`~pytest_rubric.jsonvalues.is_plain`), without :func:`plain`'s walk over it
+    where that walk would give ``value`` back: encoded at once, in C, and made plain
+    first only where the encoder refuses it (an integer longer than ``str`` prints) or
+    its text holds a lone surrogate, which UTF-8 cannot carry."""
+    try:
+        text = _encode_strict(value)
+    except (ValueError, TypeError, RecursionError):
+        return _encode(plain(value))
+    return text if is_encodable(text) else _encode(plain(value))
 
 
 def expanded(record: CaseRecord) -> CaseRecord:
@@ -249,11 +264,6 @@ def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
     else:
         record["reason"] = _text(why) or ""
     return record
-
-
-def _facts(facts: Mapping[str, JSON]) -> dict[str, JSON]:
-    shown = plain(facts)
-    return shown if isinstance(shown, dict) else {}
 
 
 def _text(value: str | None) -> str | None:

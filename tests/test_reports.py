@@ -10,6 +10,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_rubric.errors import ReportWriteError
 from pytest_rubric.jsonreport import schema, write_atomically
@@ -359,3 +361,31 @@ def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
     )
     outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
     assert outcome.review == {"rows": [{"n": 0}, {"n": 1}, {"n": 2}], "more": 0}
+
+
+#: Values of JSON's own types as the runner checks answers and facts, with what a report
+#: cannot take as it is: lone surrogates (in text and keys) and integers too long to print.
+_checked_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from([4299, 5000]).map(lambda digits: -(10**digits))
+    | st.sampled_from([2**64, -0.0, 1e300])
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet='aé\u2028\ud800\udfff\x00"\\', max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(alphabet="k\ud834é", max_size=2), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(value=_checked_values)
+def test_a_checked_value_is_written_as_its_plain_copy_would_be(value: Any) -> None:
+    """The record's answer and evidence are encoded without a walk where the walk would
+    change nothing, and exactly as the plain copy is where it would."""
+    from pytest_rubric import records
+    from pytest_rubric.jsonvalues import plain
+
+    assert records._encode_checked(value) == records._encode(plain(value))
