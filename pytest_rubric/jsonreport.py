@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import json.encoder
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterable
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pytest_rubric.errors import ReportWriteError
+from pytest_rubric.jsonvalues import c_encoder
 from pytest_rubric.options import os_reason
 from pytest_rubric.outcome import OUTCOMES
 from pytest_rubric.records import CaseRecord, ShardRecord, SuiteRecord, counts, in_file_order
@@ -103,8 +106,9 @@ def _dump(data: dict[str, Any], stream: TextIO) -> None:
 
 
 def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
-    # JSONEncoder.encode, unlike json.dump, takes the C encoder (when there is no indent).
-    encode = json.JSONEncoder(ensure_ascii=False).encode
+    # json's C encoder (json.dump would take the pure-Python one), as JSONEncoder.encode
+    # writes with its default separators, made once for the thousands of records.
+    encode = c_encoder(separators=(", ", ": "))
     head = {key: value for key, value in data.items() if key != "cases"}
     text = encode(head)
     cases = data.get("cases", [])
@@ -114,13 +118,77 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     stream.write(f'{text[:-1]}, "cases": [\n' if head else '{"cases": [\n')
     last = len(cases) - 1
     for index, record in enumerate(cases):
-        packed = record.get("packed")
-        if packed is None:
-            stream.write(encode(record))
-        else:  # its larger keys are JSON text already: written as they are
-            text = encode({key: value for key, value in record.items() if key != "packed"})
-            stream.write(f"{text[:-1]}, {packed[1:]}")
+        stream.write(record_text(record, encode))
         stream.write(",\n" if index < last else "\n]}\n")
+
+
+#: The keys of a full record of a case that ran and passed its report as made, in order.
+_USUAL_KEYS = (
+    "nodeid",
+    "case",
+    "file",
+    "line",
+    "index",
+    "evaluator",
+    "outcome",
+    "differingKeys",
+    "problems",
+    "packed",
+    "duration",
+)
+#: Such a record, as ``encode`` writes its keys but ``packed``, up to where those go.
+_USUAL_HEAD = (
+    '{"nodeid": %s, "case": %s, "file": %s, "line": %d, "index": %d, "evaluator": %s, '
+    '"outcome": %s, "differingKeys": %s, "problems": %s, "duration": %s, '
+)
+
+
+def record_text(record: CaseRecord, encode: Callable[[object], str]) -> str:
+    """``record`` as a report holds it, written as ``encode`` (separators ``", "`` and
+    ``": "``) writes it, with its packed larger keys (JSON text already) as they are.
+
+    Most records have the usual keys: those are written by one format, each text by
+    ``json``'s ``encode_basestring`` (what the encoder writes text with), rather than
+    by the encoder, which costs more per key than the format does for the whole."""
+    packed = record.get("packed")
+    if packed is None:
+        return encode(record)
+    if tuple(record) == _USUAL_KEYS:
+        head = _usual_head(record, encode)
+        if head is not None:
+            return head + packed[1:]
+    text = encode({key: value for key, value in record.items() if key != "packed"})
+    return f"{text[:-1]}, {packed[1:]}"
+
+
+def _usual_head(record: CaseRecord, encode: Callable[[object], str]) -> str | None:
+    """A usual record's keys but ``packed``, or ``None`` unless each is of the type the
+    format writes as the encoder would (no ``bool`` for an ``int``, no NaN)."""
+    line, index, duration = record["line"], record["index"], record.get("duration")
+    if type(line) is not int or type(index) is not int or type(duration) is not float:
+        return None
+    if not math.isfinite(duration):
+        return None
+    text = _TEXT
+    try:
+        return _USUAL_HEAD % (
+            text(record["nodeid"]),
+            text(record["case"]),
+            text(record["file"]),
+            line,
+            index,
+            text(record["evaluator"]),
+            text(record["outcome"]),
+            encode(record["differingKeys"]) if record["differingKeys"] else "[]",
+            encode(record["problems"]) if record["problems"] else "[]",
+            float.__repr__(duration),
+        )
+    except TypeError:  # a text that is not text
+        return None
+
+
+#: Text as JSON writes it (``ensure_ascii=False``): ``json``'s C function where it has it.
+_TEXT: Callable[[str], str] = json.encoder.encode_basestring
 
 
 def _write(path: Path, what: str, fill: Callable[[TextIO], object]) -> None:

@@ -18,9 +18,10 @@ where an exception is an INTERNALERROR, and under pytest-xdist a silent pass.
 from __future__ import annotations
 
 import json
+import json.encoder
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any, TypeAlias, TypeVar, cast
 
@@ -28,6 +29,8 @@ from typing import Any, TypeAlias, TypeVar, cast
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 
 _T = TypeVar("_T")
+#: JSON text of one value.
+Encode: TypeAlias = Callable[[object], str]
 _PLAIN_SCALARS = frozenset((bool, str, int, float))
 
 #: Deeper values are cut (records) or refused (answers). Case files allow 100 levels.
@@ -260,6 +263,80 @@ _ATOMS = frozenset((bool, type(None)))
 
 def _is_clean_text(text: str) -> bool:
     return text.isascii() or _SURROGATES.search(text) is None
+
+
+def c_encoder(*, allow_nan: bool = True, separators: tuple[str, str] = (",", ":")) -> Encode:
+    """JSON text of a plain value by ``json``'s C encoder, as ``json.JSONEncoder(
+    ensure_ascii=False, separators=separators, allow_nan=allow_nan).encode`` writes it,
+    for values encoded one at a time by the thousand (records, review rows).
+
+    ``JSONEncoder.encode`` makes a new C encoder at every call, which costs more than
+    encoding a small record; this makes it once, by ``json.encoder.c_make_encoder``,
+    what ``encode`` itself calls. Without it (or if it ever takes other arguments) the
+    public encoder serves. The encoder made here does not look for cycles: a cyclic
+    value raises ``RecursionError``, where ``encode`` raises ``ValueError``."""
+    public = json.JSONEncoder(ensure_ascii=False, separators=separators, allow_nan=allow_nan).encode
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return public
+    item_separator, key_separator = separators
+    try:
+        made = make(
+            None,
+            None,
+            json.encoder.encode_basestring,
+            None,
+            key_separator,
+            item_separator,
+            False,
+            False,
+            allow_nan,
+        )
+        probe = {"k": [1.5, -0.0, 10**20, True, None, 'é\x00"\u2028\\'], "": {}}
+        if "".join(made(probe, 0)) != public(probe):
+            return public
+    except Exception:
+        return public
+
+    def encode(value: object) -> str:
+        return "".join(made(value, 0))
+
+    return encode
+
+
+#: Compact JSON text of a value :func:`plain` gave back.
+compact = c_encoder()
+#: The same, refusing NaN and infinities (``ValueError``) rather than writing what JSON
+#: cannot hold; an integer longer than ``str`` prints is refused as well.
+compact_finite = c_encoder(allow_nan=False)
+#: Types the C encoder writes exactly as :func:`plain` keeps them, when it writes them.
+_ENCODED_SCALARS = frozenset((str, bool, int, float, type(None)))
+
+
+def plain_text(value: object) -> str | None:
+    """``compact(plain(value))`` for a mapping whose text that is at once, else ``None``:
+    a mapping that :func:`plain` gives back as it is (``is_plain(value, clean=True)``),
+    or that differs from it only by keys that are ``str`` subclasses, which ``plain``
+    and the encoder both write as their text. A flat mapping is not walked in Python:
+    ``str.join`` refuses a key that is not text, and the encoder itself refuses the
+    rest (NaN and infinities, integers too long to print), after which the text is
+    checked for lone surrogates. A value nested in it is walked by :func:`is_plain`,
+    which refuses what the encoder would write otherwise than ``plain`` keeps it
+    (tuples, subclasses, keys that are not text, nesting past :data:`MAX_DEPTH`)."""
+    if type(value) is not dict:
+        return None
+    try:
+        "".join(value)
+    except TypeError:  # a key that is not text
+        return None
+    for item in value.values():
+        if type(item) not in _ENCODED_SCALARS and not _is_plain(item, MAX_DEPTH - 1):
+            return None
+    try:
+        text = compact_finite(value)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return text if is_encodable(text) else None
 
 
 def _problem(value: object, where: str, depth: int, open_ids: set[int], root: str) -> str | None:

@@ -20,6 +20,7 @@ from typing import Any, cast
 from pytest_rubric.errors import CaseFileError
 from pytest_rubric.jsonvalues import (
     JSON,
+    compact_finite,
     copied,
     describe,
     escape_controls,
@@ -123,7 +124,7 @@ def pack(value: Mapping[str, JSON]) -> Packed:
     """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
     which :func:`unpack` reads back to an equal mapping of the same types."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = compact_finite(value)
     except (ValueError, TypeError, RecursionError):
         return copied(dict(value))
     # Kept as text only when UTF-8 can encode it, so that what it reads back is always

@@ -41,8 +41,9 @@ class CaseOutcome:
     """One case's result, as :func:`pytest_rubric.runner.run_case` gives it.
 
     ``actual`` is the evaluator's answer (plain JSON types) and is meaningful
-    only when ``evaluated``. ``review``
-    holds the rows the evaluator's ``review`` picked, when a report asked for them.
+    only when ``evaluated``. ``review`` is the :class:`ReviewRecord` of the rows the
+    evaluator's ``review`` picked, when a report asked for them, as compact JSON text
+    (each row written as it was yielded: no copy to keep, nothing to encode again).
     """
 
     case: Case
@@ -53,7 +54,10 @@ class CaseOutcome:
     actual: JSON = None
     evidence: Evidence | None = None
     problems: tuple[str, ...] = ()
-    review: ReviewRecord | None = None
+    review: str | None = None
+    #: ``actual`` as compact JSON text, when the runner made it (a mapping's, to match it
+    #: by text): a report writes this text rather than encode the answer again.
+    actual_text: str | None = None
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere

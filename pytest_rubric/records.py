@@ -13,7 +13,14 @@ import json
 from collections.abc import Iterable
 from typing import Literal, TypedDict, cast
 
-from pytest_rubric.jsonvalues import JSON, escape_controls, is_encodable, plain
+from pytest_rubric.jsonvalues import (
+    JSON,
+    compact,
+    compact_finite,
+    escape_controls,
+    is_encodable,
+    plain,
+)
 from pytest_rubric.loader import Packed, plain_copy
 from pytest_rubric.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
@@ -176,17 +183,22 @@ def _packed(outcome: CaseOutcome, *, with_input: bool) -> str:
     if with_input:  # empty for a case the file's problems kept from running
         parts.append(f'"input":{"{}" if case.problems else _packed_text(case.packed_input)}')
     parts.append(f'"expected":{_packed_text(case.packed_expected)}')
-    if outcome.evaluated:
-        parts.append(f'"actual":{_encode_checked(outcome.actual)}')
     evidence = outcome.evidence
-    if evidence is None:
-        parts.append('"evidence":null')
-    else:
+    shown: dict[str, JSON] | None = None
+    if evidence is not None:
         facts = evidence.facts if type(evidence.facts) is dict else {}
-        shown: dict[str, JSON] = {"facts": facts, "problem": _text(evidence.problem)}
-        parts.append(f'"evidence":{_encode_checked(shown)}')
+        shown = {"facts": facts, "problem": _text(evidence.problem)}
+    if outcome.evaluated and outcome.actual_text is not None:  # encoded already
+        parts.append(f'"actual":{outcome.actual_text}')
+    # The answer (unless written already) and the evidence, encoded in one call: the
+    # text between its braces.
+    made: dict[str, JSON] = {}
+    if outcome.evaluated and outcome.actual_text is None:
+        made["actual"] = outcome.actual
+    made["evidence"] = shown
+    parts.append(_encode_checked(made)[1:-1])
     if outcome.review is not None:
-        parts.append(f'"review":{_encode(outcome.review)}')
+        parts.append(f'"review":{outcome.review}')
     return "{" + ",".join(parts) + "}"
 
 
@@ -197,9 +209,9 @@ def _packed_text(packed: Packed) -> str:
 
 
 #: Compact JSON text by ``json``'s C encoder; every value given to it is plain.
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_encode = compact
 #: The same, refusing NaN and infinities rather than writing what JSON cannot hold.
-_encode_strict = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_encode_strict = compact_finite
 
 
 def _encode_checked(value: JSON) -> str:
@@ -267,6 +279,8 @@ def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
 
 
 def _text(value: str | None) -> str | None:
+    if type(value) is str and is_encodable(value):  # the usual text: kept as it is
+        return value
     if value is None:
         return None
     shown = plain(value)

@@ -20,17 +20,18 @@ from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
 from pytest_rubric.jsonvalues import (
     JSON,
-    copied,
+    compact,
     describe,
     escape_controls,
     is_plain,
     json_problem,
     normalised,
     plain,
+    plain_text,
 )
 from pytest_rubric.ledgers import RowReader, read_json, read_json_with_row_lines
 from pytest_rubric.loader import Case, pack
-from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
+from pytest_rubric.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 from pytest_rubric.registry import Evaluator, Evidence
 
 #: Frames from these folders are never shown in an evaluator's traceback.
@@ -94,20 +95,25 @@ def run_case(
             return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
         except _EvaluatorFailed as exc:
             return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),))
+    # A mapping's answer as the case's expected answer is packed: compared as text, and
+    # kept as the text of the answer a report writes.
+    text = pack(answer) if type(answer) is dict else None
     return CaseOutcome(
         case,
         path,
         name,
-        MATCHED if _matches(case, answer) else MISMATCHED,
+        MATCHED if _matches(case, answer, text if type(text) is str else None) else MISMATCHED,
         evaluated=True,
         actual=answer,
+        actual_text=text if type(text) is str else None,
         evidence=evidence,
         review=review,
     )
 
 
-def _matches(case: Case, answer: JSON) -> bool:
-    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly.
+def _matches(case: Case, answer: JSON, text: str | None) -> bool:
+    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly; ``text``
+    is the answer packed as :func:`~pytest_rubric.loader.pack` packs, if it packs as text.
 
     The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
     are written differently), so an answer written as its expected answer is packed
@@ -115,8 +121,7 @@ def _matches(case: Case, answer: JSON) -> bool:
     differs anyway: it takes ``true`` for ``1``, but plain JSON values (no NaN, no
     tuples) equal as JSON are equal to it too. What it finds equal (keys in another
     order, ``2`` against ``2.0``, or ``true`` against ``1``) :func:`json_equal` decides."""
-    packed = case.packed_expected
-    if type(packed) is str and type(answer) is dict and pack(answer) == packed:
+    if text is not None and text == case.packed_expected:
         return True
     expected = case.expected
     try:
@@ -127,8 +132,9 @@ def _matches(case: Case, answer: JSON) -> bool:
     return json_equal(expected, answer)
 
 
-def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> ReviewRecord:
-    """The first ``limit`` rows ``evaluator.review`` picks, and the count of the rest.
+def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> str:
+    """The first ``limit`` rows ``evaluator.review`` picks, and the count of the rest:
+    a :class:`~pytest_rubric.outcome.ReviewRecord` as compact JSON text.
 
     A second pass over the rows, taken only when a report asks for them; a ledger
     file is streamed again, never held whole.
@@ -156,7 +162,9 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
         def where(index: int) -> str:
             return f"{at}:{reader.line}"
 
-    rows: list[JSON] = []
+    # Each row as its compact JSON text, made as it is yielded: an evaluator may yield
+    # one dict again, changed, and the text is what the report writes anyway.
+    rows: list[str] = []
     more = 0
 
     def pick() -> None:
@@ -164,18 +172,19 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
         for row in review(ledger, where):
             if len(rows) >= limit:
                 more += 1
-            elif type(row) is dict and is_plain(row, clean=True):  # the usual row: one walk
-                rows.append(copied(row))  # a copy: an evaluator may yield one dict, changed
-            else:
+                continue
+            text = plain_text(row)  # the usual row
+            if text is None:
                 shown = normalised(row) if json_problem(row) is None else None
                 if not isinstance(shown, dict):
                     raise _EvaluatorFailed(
                         f"{call.who}: review yielded {_what(row)}; yield JSON mappings"
                     )
-                rows.append(copied(plain(shown)))
+                text = compact(plain(shown))
+            rows.append(text)
 
     call("review", pick)
-    return {"rows": rows, "more": more}
+    return f'{{"rows":[{",".join(rows)}],"more":{more}}}'
 
 
 def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Evidence | None]:
@@ -210,7 +219,13 @@ class _Caller:
 
     def __init__(self, evaluator: Evaluator, source: str) -> None:
         self.evaluator = evaluator
-        self.who = f"evaluator {evaluator.name!r} ({source or 'registered by a plugin'})"
+        self.source = source
+
+    @property
+    def who(self) -> str:
+        """The evaluator, as a problem with it names it (worded only then)."""
+        source = self.source or "registered by a plugin"
+        return f"evaluator {self.evaluator.name!r} ({source})"
 
     def __call__(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
         try:

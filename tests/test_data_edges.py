@@ -18,7 +18,18 @@ from hypothesis import strategies as st
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import CaseFileError, RubricInputError
 from pytest_rubric.evaluators._common import describe, int_text
-from pytest_rubric.jsonvalues import _json_text, _plain, escape_controls, json_problem, plain, show
+from pytest_rubric.jsonvalues import (
+    MAX_DEPTH,
+    _json_text,
+    _plain,
+    compact,
+    escape_controls,
+    is_plain,
+    json_problem,
+    plain,
+    plain_text,
+    show,
+)
 from pytest_rubric.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
 from pytest_rubric.update import identical
@@ -291,6 +302,75 @@ def test_plain_gives_a_clean_value_back_uncopied_and_copies_the_rest(
     assert identical(shown, copy)
     if shown is value:
         assert identical(value, copy)
+
+
+class _Mapping(dict):  # type: ignore[type-arg]
+    def items(self) -> Any:
+        return [("changed", True)]
+
+
+class _List(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        return iter(["changed"])
+
+
+_row_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | huge_integers
+    # Past 14,000 bits yet under 4,300 digits; at the limit; one past it.
+    | st.sampled_from([(2, 14_001), (-10, 4_299), (10, 4_300)]).map(lambda n: n[0] ** n[1])
+    | st.floats()
+    | hostile_text
+    | hostile_text.map(_Text)
+)
+_row_values = st.recursive(
+    _row_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.lists(inner, max_size=3).map(_List)
+        | st.dictionaries(hostile_text | st.integers() | st.none(), inner, max_size=3)
+        | st.dictionaries(hostile_text, inner, max_size=3).map(_Mapping)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    # A flat row with a mapping of fields, as most are.
+    row=st.dictionaries(
+        hostile_text,
+        _row_scalars
+        | st.dictionaries(hostile_text | hostile_text.map(_Text) | st.integers(), _row_scalars),
+    )
+    | st.dictionaries(hostile_text | hostile_text.map(_Text) | st.integers(), _row_values)
+    | _row_values
+)
+def test_plain_text_is_the_compact_text_of_a_mapping_plain_keeps_as_it_is(row: Any) -> None:
+    # A review row is kept as this text: it must be what the walk over it would write.
+    text = plain_text(row)
+    if type(row) is dict and is_plain(row, clean=True):
+        assert text is not None
+    if text is not None:
+        assert type(row) is dict
+        assert identical(plain(row), row)
+        assert text == compact(plain(row))
+        assert json_problem(row) is None
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+def test_plain_text_refuses_a_row_nested_deeper_than_plain_keeps(levels: int) -> None:
+    value: Any = "leaf"
+    for _ in range(levels - 1):  # the row itself is one level
+        value = [value]
+    row = {"k": value}
+    kept = levels <= MAX_DEPTH
+    assert is_plain(row, clean=True) is kept
+    assert identical(plain(row), row) is kept
+    assert (plain_text(row) == json.dumps(row, separators=(",", ":"))) is kept
+    assert (plain_text(row) is None) is not kept
 
 
 # --- 8. input_file: NUL bytes, symlink loops, the written name decides the reader ----------

@@ -360,7 +360,7 @@ def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
         name="x", description="x", evaluate=lambda data: {}, review=one_dict_changed
     )
     outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
-    assert outcome.review == {"rows": [{"n": 0}, {"n": 1}, {"n": 2}], "more": 0}
+    assert outcome.review == '{"rows":[{"n":0},{"n":1},{"n":2}],"more":0}'
 
 
 #: Values of JSON's own types as the runner checks answers and facts, with what a report
@@ -389,3 +389,65 @@ def test_a_checked_value_is_written_as_its_plain_copy_would_be(value: Any) -> No
     from pytest_rubric.jsonvalues import plain
 
     assert records._encode_checked(value) == records._encode(plain(value))
+
+
+_any_text = st.text(alphabet='aé\u2028\ud800\x00\x1f"\\/', max_size=5)
+
+
+@given(
+    texts=st.lists(_any_text, min_size=5, max_size=5),
+    numbers=st.lists(st.integers(), min_size=2, max_size=2),
+    lists=st.lists(st.lists(_any_text, max_size=2), min_size=2, max_size=2),
+    duration=st.floats(allow_nan=False, allow_infinity=False),
+    spoil=st.sampled_from(
+        [
+            *("none", "text", "bool line", "float index", "nan", "int duration"),
+            *("reordered", "reason", "no duration", "no packed"),
+        ]
+    ),
+)
+def test_a_record_is_written_as_the_encoder_writes_its_keys(
+    texts: list[Any], numbers: list[Any], lists: list[Any], duration: Any, spoil: str
+) -> None:
+    # The report writes most records by a format; the encoder's text is what it must be.
+    from pytest_rubric.jsonreport import record_text
+    from pytest_rubric.jsonvalues import c_encoder
+
+    nodeid, case, file, evaluator, outcome = texts
+    packed = '{"expected":{"n":1},"evidence":null}'
+    record: dict[str, Any] = {
+        "nodeid": nodeid,
+        "case": case,
+        "file": file,
+        "line": numbers[0],
+        "index": numbers[1],
+        "evaluator": evaluator,
+        "outcome": outcome,
+        "differingKeys": lists[0],
+        "problems": lists[1],
+        "packed": packed,
+        "duration": duration,
+    }
+    spoiled = {
+        "text": ("case", None),
+        "bool line": ("line", True),
+        "float index": ("index", 1.0),
+        "nan": ("duration", float("nan")),
+        "int duration": ("duration", 1),
+    }
+    if spoil in spoiled:
+        key, value = spoiled[spoil]
+        record[key] = value
+    elif spoil == "reordered":
+        record["line"] = record.pop("line")
+    elif spoil == "reason":
+        record["reason"] = "skipped"
+    elif spoil == "no duration":
+        del record["duration"]
+    elif spoil == "no packed":
+        del record["packed"]
+    public = json.JSONEncoder(ensure_ascii=False).encode
+    whole = public({key: value for key, value in record.items() if key != "packed"})
+    expected = f"{whole[:-1]}, {packed[1:]}" if "packed" in record else whole
+    assert record_text(record, c_encoder(separators=(", ", ": "))) == expected  # type: ignore[arg-type]
+    assert record_text(record, public) == expected  # type: ignore[arg-type]

@@ -246,18 +246,23 @@ def review_rows(
     if not isinstance(rows, Iterable) or isinstance(rows, (str, bytes, Mapping)):
         return
     for index, row in enumerate(rows):
-        if not isinstance(row, Mapping):
+        if type(row) is not dict and not isinstance(row, Mapping):
             continue
         a, b = row.get("a"), row.get("b")
-        if type(a) is not bool or type(b) is not bool or a == b:
+        if a is b or type(a) is not bool or type(b) is not bool:  # agreed, or not labels
             continue
+        fields = (
+            {}
+            if len(row) == 3 and "id" in row
+            else {key: value for key, value in row.items() if key not in ("id", "a", "b")}
+        )
         yield {
             "id": row.get("id"),
             "a": a,
             "b": b,
             "side": "aOnly" if a else "bOnly",
             "where": where(index),
-            "fields": {key: value for key, value in row.items() if key not in ("id", "a", "b")},
+            "fields": fields,
         }
 
 
