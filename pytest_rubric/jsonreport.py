@@ -136,11 +136,6 @@ _USUAL_KEYS = (
     "packed",
     "duration",
 )
-#: Such a record, as ``encode`` writes its keys but ``packed``, up to where those go.
-_USUAL_HEAD = (
-    '{"nodeid": %s, "case": %s, "file": %s, "line": %d, "index": %d, "evaluator": %s, '
-    '"outcome": %s, "differingKeys": %s, "problems": %s, "duration": %s, '
-)
 
 
 def record_text(record: CaseRecord, encode: Callable[[object], str]) -> str:
@@ -170,18 +165,15 @@ def _usual_head(record: CaseRecord, encode: Callable[[object], str]) -> str | No
     if not math.isfinite(duration):
         return None
     text = _TEXT
-    try:
-        return _USUAL_HEAD % (
-            text(record["nodeid"]),
-            text(record["case"]),
-            text(record["file"]),
-            line,
-            index,
-            text(record["evaluator"]),
-            text(record["outcome"]),
-            encode(record["differingKeys"]) if record["differingKeys"] else "[]",
-            encode(record["problems"]) if record["problems"] else "[]",
-            float.__repr__(duration),
+    differing, problems = record["differingKeys"], record["problems"]
+    try:  # as ``encode`` writes them (separators ", " and ": "), up to the packed keys
+        return (
+            f'{{"nodeid": {text(record["nodeid"])}, "case": {text(record["case"])}, '
+            f'"file": {text(record["file"])}, "line": {line}, "index": {index}, '
+            f'"evaluator": {text(record["evaluator"])}, "outcome": {text(record["outcome"])}, '
+            f'"differingKeys": {encode(differing) if differing else "[]"}, '
+            f'"problems": {encode(problems) if problems else "[]"}, '
+            f'"duration": {float.__repr__(duration)}, '
         )
     except TypeError:  # a text that is not text
         return None

@@ -170,8 +170,9 @@ def record_of(
     if full:
         if input_file:
             record["inputFile"] = input_file
-        record["differingKeys"] = [escape_controls(key) for key in outcome.differing_keys()]
-        record["problems"] = [_text(problem) or "" for problem in outcome.problems]
+        keys, problems = outcome.differing_keys(), outcome.problems
+        record["differingKeys"] = [escape_controls(key) for key in keys] if keys else []
+        record["problems"] = [_text(problem) or "" for problem in problems] if problems else []
         record["packed"] = _packed(outcome, with_input=not input_file)
     return record
 
@@ -199,7 +200,7 @@ def _packed(outcome: CaseOutcome, *, with_input: bool) -> str:
     parts.append(_encode_checked(made)[1:-1])
     if outcome.review is not None:
         parts.append(f'"review":{outcome.review}')
-    return "{" + ",".join(parts) + "}"
+    return f"{{{','.join(parts)}}}"
 
 
 def _packed_text(packed: Packed) -> str:

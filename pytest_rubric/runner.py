@@ -18,11 +18,14 @@ from typing import Any, cast
 
 from pytest_rubric.compare import json_equal
 from pytest_rubric.errors import RubricInputError
+from pytest_rubric.evaluators.agreement import judge_agreement, review_rows
 from pytest_rubric.jsonvalues import (
     JSON,
     compact,
+    compact_finite,
     describe,
     escape_controls,
+    is_encodable,
     is_plain,
     json_problem,
     normalised,
@@ -42,6 +45,12 @@ _HIDDEN_FOLDERS = (
 )
 #: At most this many lines of an evaluator's traceback are kept.
 MAX_TRACEBACK_LINES = 40
+
+
+#: The ``agreement`` evaluator's judge and review, which never change their input
+#: (tests/test_agreement.py checks): its review pass reads the copy its judge read rather
+#: than decode another. Known by identity (an evaluator's functions may be unhashable).
+_OWN_JUDGE, _OWN_REVIEW = judge_agreement, review_rows
 
 
 class _EvaluatorFailed(Exception):
@@ -70,8 +79,18 @@ def run_case(
     if case.problems:
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
+    reviewed = review_limit > 0 and evaluator.review is not None
+    # Our own functions never change their input: they may read one copy of it.
+    shared = (
+        case.input
+        if reviewed
+        and case.input_file is None
+        and evaluator.judge is _OWN_JUDGE
+        and evaluator.review is _OWN_REVIEW
+        else None
+    )
     try:
-        answer, evidence = _answer(case, evaluator, source)
+        answer, evidence = _answer(case, evaluator, source, shared)
     except RubricInputError as exc:
         problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
@@ -87,9 +106,9 @@ def run_case(
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
     review = None
     valid = evidence is None or evidence.problem is None
-    if review_limit > 0 and evaluator.review is not None and valid:
+    if reviewed and valid:
         try:
-            review = _review(case, evaluator, source, review_limit, review_at)
+            review = _review(case, evaluator, source, review_limit, review_at, shared)
         except RubricInputError as exc:
             problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
             return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
@@ -132,18 +151,29 @@ def _matches(case: Case, answer: JSON, text: str | None) -> bool:
     return json_equal(expected, answer)
 
 
-def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) -> str:
+def _review(
+    case: Case,
+    evaluator: Evaluator,
+    source: str,
+    limit: int,
+    at: str,
+    shared: Mapping[str, JSON] | None = None,
+) -> str:
     """The first ``limit`` rows ``evaluator.review`` picks, and the count of the rest:
     a :class:`~pytest_rubric.outcome.ReviewRecord` as compact JSON text.
 
     A second pass over the rows, taken only when a report asks for them; a ledger
-    file is streamed again, never held whole.
+    file is streamed again, never held whole. ``shared`` is the case's input as the
+    judge read it, when both are our own functions (see :data:`_OWN_JUDGE`).
     """
     review = evaluator.review
     assert review is not None
     call = _Caller(evaluator, source)
+    # Rows our own review yields from an input of the case file itself are fresh
+    # mappings of plain values, text keys and bounded nesting: written as they come.
+    own = review is _OWN_REVIEW and case.input_file is None and type(case.packed_input) is str
     if case.input_file is None:
-        ledger: Mapping[str, JSON] = case.input  # a fresh copy
+        ledger: Mapping[str, JSON] = case.input if shared is None else shared  # a fresh copy
 
         lines: Sequence[int] = case.row_lines
 
@@ -173,7 +203,7 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
             if len(rows) >= limit:
                 more += 1
                 continue
-            text = plain_text(row)  # the usual row
+            text = _own_text(row) if own else plain_text(row)  # the usual row
             if text is None:
                 shown = normalised(row) if json_problem(row) is None else None
                 if not isinstance(shown, dict):
@@ -187,13 +217,26 @@ def _review(case: Case, evaluator: Evaluator, source: str, limit: int, at: str) 
     return f'{{"rows":[{",".join(rows)}],"more":{more}}}'
 
 
-def _answer(case: Case, evaluator: Evaluator, source: str) -> tuple[JSON, Evidence | None]:
-    """The evaluator's answer (plain JSON) and its evidence, checked."""
+def _own_text(row: object) -> str | None:
+    """A row our own review yielded, as :func:`plain_text` writes it, not checked first:
+    ``None`` where the encoder refuses it or its text holds a lone surrogate."""
+    try:
+        text = compact_finite(row)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return text if is_encodable(text) else None
+
+
+def _answer(
+    case: Case, evaluator: Evaluator, source: str, shared: Mapping[str, JSON] | None = None
+) -> tuple[JSON, Evidence | None]:
+    """The evaluator's answer (plain JSON) and its evidence, checked; ``shared`` is the
+    case's input to hand it, when the review pass reads that copy too."""
     call = _Caller(evaluator, source)
     if case.input_file is None:
         # A fresh copy each time: an evaluator that mutates its input must not change
         # the case for explain, for a rerun, or for the record of what the file says.
-        data: Mapping[str, JSON] = case.input
+        data: Mapping[str, JSON] = case.input if shared is None else shared
     elif case.input_format == ".json":
         data = read_json(case.input_file, case.input_file_display)
     else:
