@@ -116,10 +116,16 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
         stream.write(f'{text[:-1]}, "cases": []}}\n' if head else '{"cases": []}\n')
         return
     stream.write(f'{text[:-1]}, "cases": [\n' if head else '{"cases": [\n')
-    last = len(cases) - 1
-    for index, record in enumerate(cases):
-        stream.write(record_text(record, encode))
-        stream.write(",\n" if index < last else "\n]}\n")
+    for start in range(0, len(cases), _RECORDS_A_WRITE):
+        if start:
+            stream.write(",\n")
+        part = cases[start : start + _RECORDS_A_WRITE]
+        stream.write(",\n".join([record_text(record, encode) for record in part]))
+    stream.write("\n]}\n")
+
+
+#: Records joined into one write: fewer calls, and a bounded string however many cases.
+_RECORDS_A_WRITE = 500
 
 
 #: The keys of a full record of a case that ran and passed its report as made, in order.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Literal, TypedDict, cast
 
 from pytest_rubric.jsonvalues import (
@@ -302,4 +303,4 @@ def counts(records: Iterable[CaseRecord]) -> dict[str, dict[Outcome | str, int]]
 
 def in_file_order(records: Iterable[CaseRecord]) -> list[CaseRecord]:
     """Records sorted by file, then as the file lists its cases: one order for every run."""
-    return sorted(records, key=lambda record: (record["file"], record["index"], record["nodeid"]))
+    return sorted(records, key=itemgetter("file", "index", "nodeid"))

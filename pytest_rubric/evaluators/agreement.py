@@ -242,8 +242,10 @@ def review_rows(
     ``fields`` whatever else the row carries (a headline, a URL, a grader note).
     Rows are read one at a time, so a streamed ledger is never held whole.
     """
-    rows = ledger.get("rows") if isinstance(ledger, Mapping) else None
-    if not isinstance(rows, Iterable) or isinstance(rows, (str, bytes, Mapping)):
+    rows = ledger.get("rows") if type(ledger) is dict or isinstance(ledger, Mapping) else None
+    if type(rows) is not list and (
+        not isinstance(rows, Iterable) or isinstance(rows, (str, bytes, Mapping))
+    ):
         return
     for index, row in enumerate(rows):
         if type(row) is not dict and not isinstance(row, Mapping):
