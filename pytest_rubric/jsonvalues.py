@@ -297,6 +297,15 @@ def c_encoder(*, allow_nan: bool = True, separators: tuple[str, str] = (",", ":"
             return public
     except Exception:
         return public
+    if not allow_nan:  # its arguments in the order this passes them: NaN refused
+        try:
+            made(math.nan, 0)
+        except ValueError:
+            pass
+        except Exception:
+            return public
+        else:
+            return public
 
     def encode(value: object) -> str:
         return "".join(made(value, 0))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import json.encoder
 import os
 import tracemalloc
 from pathlib import Path
@@ -22,6 +23,7 @@ from pytest_rubric.jsonvalues import (
     MAX_DEPTH,
     _json_text,
     _plain,
+    c_encoder,
     compact,
     escape_controls,
     is_plain,
@@ -694,3 +696,34 @@ def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value:
         # An integer str() refuses, or a lone surrogate UTF-8 cannot encode.
         with pytest.raises((ValueError, UnicodeEncodeError), match=r"digits|surrogate"):
             json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | hostile_text,
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(hostile_text, inner, max_size=3)
+        ),
+        max_leaves=10,
+    ),
+    allow_nan=st.booleans(),
+    separators=st.sampled_from([(",", ":"), (", ", ": ")]),
+)
+def test_the_encoder_made_once_writes_what_json_writes(
+    value: Any, allow_nan: bool, separators: tuple[str, str]
+) -> None:
+    # Records and review rows are written by json's C encoder made once; its text, and
+    # its refusal of NaN, must be those of json's public encoder.
+    public = json.JSONEncoder(ensure_ascii=False, separators=separators, allow_nan=allow_nan)
+    made = c_encoder(allow_nan=allow_nan, separators=separators)
+    if getattr(json.encoder, "c_make_encoder", None) is not None:  # CPython: made once serves
+        assert getattr(made, "__qualname__", "") == "c_encoder.<locals>.encode"
+    try:
+        expected: str | None = public.encode(value)
+    except ValueError:
+        expected = None
+    try:
+        text: str | None = made(value)
+    except ValueError:
+        text = None
+    assert text == expected
