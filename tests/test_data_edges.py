@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from pytest_rubric.compare import json_equal
@@ -350,6 +350,14 @@ _row_values = st.recursive(
     | st.dictionaries(hostile_text | hostile_text.map(_Text) | st.integers(), _row_values)
     | _row_values
 )
+@example(row={"id": "\ud800"})  # what each check refuses, every run
+@example(row={"\udfff": True})
+@example(row={"fields": {"note": "\ud800"}})
+@example(row={"score": float("nan")})
+@example(row={"score": float("inf")})
+@example(row={"fields": [float("nan")]})
+@example(row={"id": "a", 1: True})
+@example(row={"fields": (1, 2)})
 def test_plain_text_is_the_compact_text_of_a_mapping_plain_keeps_as_it_is(row: Any) -> None:
     # A review row is kept as this text: it must be what the walk over it would write.
     text = plain_text(row)
