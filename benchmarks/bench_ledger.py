@@ -47,7 +47,7 @@ PROBES = {
     "stream": """
         import sys
         from pytest_rubric.evaluators.agreement import tally_rows
-        from pytest_rubric.ledgers import RowReader
+        from pytest_rubric.casefiles.ledgers import RowReader
         reader = RowReader(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl")
         answer, _ = tally_rows(reader, reader.where)
         print(answer["total"])

@@ -9,10 +9,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pytest_rubric.errors import CaseFileError, RubricConfigError, RubricInputError
+    from pytest_rubric.core.errors import CaseFileError, RubricConfigError, RubricInputError
+    from pytest_rubric.core.evaluator import Evaluator, Summary
     from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
     from pytest_rubric.hookspecs import hookimpl
-    from pytest_rubric.registry import Evaluator, Summary
 
     __version__: str
 
@@ -31,12 +31,12 @@ __all__ = [
 # pytest imports this package for its plugin in every run, most of which collect no
 # case file: the public names are imported when first used (PEP 562).
 _HOMES = {
-    "CaseFileError": "pytest_rubric.errors",
-    "Evaluator": "pytest_rubric.registry",
+    "CaseFileError": "pytest_rubric.core.errors",
+    "Evaluator": "pytest_rubric.core.evaluator",
     "Evidence": "pytest_rubric.evaluators",
-    "RubricConfigError": "pytest_rubric.errors",
-    "RubricInputError": "pytest_rubric.errors",
-    "Summary": "pytest_rubric.registry",
+    "RubricConfigError": "pytest_rubric.core.errors",
+    "RubricInputError": "pytest_rubric.core.errors",
+    "Summary": "pytest_rubric.core.evaluator",
     "evaluate_agreement": "pytest_rubric.evaluators",
     "evaluate_reason": "pytest_rubric.evaluators",
     "hookimpl": "pytest_rubric.hookspecs",
@@ -45,13 +45,9 @@ _HOMES = {
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from pytest_rubric.core.version import version
 
-        try:
-            found = version("pytest-rubric")
-        except PackageNotFoundError:  # running from a source tree that is not installed
-            found = "0+unknown"
-        globals()["__version__"] = found
+        found = globals()["__version__"] = version()
         return found
     home = _HOMES.get(name)
     if home is None:

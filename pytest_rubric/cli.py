@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from pytest_rubric import __version__
-from pytest_rubric.errors import ReportWriteError
-from pytest_rubric.htmlpage import review_page
-from pytest_rubric.jsonreport import COUNT_NAMES, write_report, write_text_atomically
-from pytest_rubric.jsonvalues import escape_controls
-from pytest_rubric.merge import MergeRefused, ShardReport, merge, parse
-from pytest_rubric.options import path_problem
+from pytest_rubric.core.errors import ReportWriteError
+from pytest_rubric.core.files import path_problem, write_text_atomically
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.version import version
+from pytest_rubric.reports.htmlpage import review_page
+from pytest_rubric.reports.jsonreport import COUNT_NAMES, write_report
+from pytest_rubric.reports.merge import MergeRefused, ShardReport, merge, parse
 
 USAGE_ERROR = 2
 
@@ -40,7 +40,7 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         prog=prog,
         description="Work with pytest-rubric reports (pytest --rubric-report=PATH).",
     )
-    parser.add_argument("--version", action="version", version=f"pytest-rubric {__version__}")
+    parser.add_argument("--version", action="version", version=f"pytest-rubric {version()}")
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
@@ -102,7 +102,7 @@ def _html(output: str, names: list[str], prog: str) -> int:
         output, names, elsewhere="write to another path", refused="not a report to show"
     )
     try:
-        data = reports[0].data if len(reports) == 1 else merge(reports, __version__)
+        data = reports[0].data if len(reports) == 1 else merge(reports, version())
         write_text_atomically(Path(output), review_page(data), what="the review page")
     except MergeRefused as exc:
         raise _Stop(f"merge refused: {exc}") from None
@@ -129,7 +129,7 @@ def _reports(output: str, names: list[str], *, elsewhere: str, refused: str) -> 
             raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
         seen[real] = name
         try:
-            reports.append(parse(name, _read(name), __version__))
+            reports.append(parse(name, _read(name), version()))
         except MergeRefused as exc:
             raise _Stop(f"{refused}: {exc}") from None
     return reports
@@ -143,7 +143,7 @@ def _merge(output: str, names: list[str], prog: str) -> int:
         output, names, elsewhere="write the merged report elsewhere", refused="merge refused"
     )
     try:
-        merged = merge(reports, __version__)
+        merged = merge(reports, version())
         write_report(Path(output), merged, what="the merged report")
     except MergeRefused as exc:
         raise _Stop(f"merge refused: {exc}") from None

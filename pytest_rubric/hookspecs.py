@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from pytest_rubric.registry import Evaluator
+    from pytest_rubric.core.evaluator import Evaluator
 
 PROJECT = "pytest_rubric"
 #: The entry-point group under which installed packages register hook modules.

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric import RubricInputError, evaluate_agreement
-from pytest_rubric.compare import json_equal
+from pytest_rubric.core.compare import json_equal
 from pytest_rubric.evaluators import explain_agreement
-from pytest_rubric.evaluators.agreement import JS_WHITESPACE, judge_agreement, review_rows
+from pytest_rubric.evaluators.agreement import JS_WHITESPACE, review_rows
 
 IDENTITY = {"error": "review-case-identity"}
 LABEL = {"error": "review-label"}
@@ -237,9 +237,8 @@ def test_any_rows_list_gets_an_answer_and_is_never_mutated(row_list: list[Any]) 
     }
     json.dumps(result)
     explain_agreement(ledger)
-    # The runner lets the judge and the review read one copy of an input: neither may
-    # change it.
-    judge_agreement(ledger)
+    # The built-in declares reads_input_only: the runner lets evaluate, explain and the
+    # review read one copy of an input, so none of them may change it.
     list(review_rows(ledger, str))
     assert ledger == before
 
@@ -267,31 +266,27 @@ _field_values = st.recursive(
     limit=st.integers(1, 4),
     at=st.sampled_from(["c.rubric.yaml", "d\udcff.rubric.yaml"]),
 )
-def test_the_agreement_review_reads_the_judges_copy_to_the_same_rows(
+def test_an_input_read_once_for_all_gives_the_same_outcome_as_fresh_copies(
     rows: list[tuple[bool, bool, dict[str, Any]]], limit: int, at: str
 ) -> None:
-    # The built-in agreement evaluator's review pass reads the input its judge read and
-    # writes its rows unchecked; the same functions under other names take the checked
-    # path with a fresh copy. Both must give the same outcome, byte for byte.
+    # The built-in agreement evaluator declares reads_input_only: its evaluate, explain
+    # and review read one decoded copy of the input. Without the declaration each reads a
+    # fresh copy. Both must give the same outcome, byte for byte.
     import dataclasses
 
-    from pytest_rubric.builtin import AGREEMENT
-    from pytest_rubric.loader import Case, pack
-    from pytest_rubric.runner import run_case
+    from pytest_rubric.casefiles.loader import Case, pack
+    from pytest_rubric.evaluators.builtin import AGREEMENT
+    from pytest_rubric.running.runner import run_case
 
     ledger: dict[str, Any] = {
         "rows": [{"id": f"r{n}", "a": a, "b": b, **extra} for n, (a, b, extra) in enumerate(rows)]
     }
     case = Case("c", 0, 1, 1, pack(ledger), pack({}), row_lines=tuple(range(2, 2 + len(rows))))
-    other = dataclasses.replace(
-        AGREEMENT,
-        judge=lambda data: judge_agreement(data),
-        review=lambda data, where: review_rows(data, where),
-    )
+    other = dataclasses.replace(AGREEMENT, reads_input_only=False)
     own = run_case(case, AGREEMENT, path=at, source="", review_limit=limit, review_at=at)
     checked = run_case(case, other, path=at, source="", review_limit=limit, review_at=at)
     assert (own.outcome, own.problems) == (checked.outcome, checked.problems)
     assert own.review is not None
     assert own.review == checked.review
-    assert own.actual_text == checked.actual_text
+    assert json.dumps(own.actual) == json.dumps(checked.actual)
     assert own.evidence == checked.evidence

@@ -15,10 +15,10 @@ import yaml
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
-from pytest_rubric import loader
-from pytest_rubric.casecache import dumps, loads, stamp
-from pytest_rubric.errors import CaseFileError
-from pytest_rubric.loader import CaseFile, InputFiles, parse_case_file
+from pytest_rubric.casefiles import loader
+from pytest_rubric.casefiles.cache import dumps, loads, stamp
+from pytest_rubric.casefiles.loader import CaseFile, InputFiles, parse_case_file
+from pytest_rubric.core.errors import CaseFileError
 
 EXAMPLES = Path(__file__).parent.parent / "example_project" / "rubrics"
 MATCH = (

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.compare import MISSING, differences, json_equal
+from pytest_rubric.core.compare import MISSING, differences, json_equal
 
 EQUAL = [
     ("same-bool", True, True),
@@ -149,8 +149,8 @@ def test_a_case_matches_exactly_when_its_answer_equals_its_expected_as_json(
     """However the runner gets there (``==`` in C to refuse, equal text to accept, else a
     walk), a case matches if and only if :func:`json_equal` says its answer is equal."""
     from pytest_rubric import Evaluator
-    from pytest_rubric.loader import parse_case_file
-    from pytest_rubric.runner import run_case
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.running.runner import run_case
 
     expected, answer = pair
     evaluator = Evaluator(name="e", description="", evaluate=lambda _: answer, explain=None)

@@ -16,26 +16,26 @@ import yaml
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from pytest_rubric.compare import json_equal
-from pytest_rubric.errors import CaseFileError, RubricInputError
-from pytest_rubric.evaluators._common import describe, int_text
-from pytest_rubric.jsonvalues import (
+from pytest_rubric.casefiles.ledgers import MAX_ROW_CHARS, RowReader, read_json
+from pytest_rubric.casefiles.loader import CaseFile, load_case_file, parse_case_file
+from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.errors import CaseFileError, RubricInputError
+from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.core.jsonvalues import (
     MAX_DEPTH,
     _json_text,
     _plain,
-    c_encoder,
-    compact,
     escape_controls,
     is_plain,
     json_problem,
+    normalised,
     plain,
-    plain_text,
     show,
 )
-from pytest_rubric.ledgers import MAX_ROW_CHARS, RowReader, read_json
-from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
-from pytest_rubric.update import identical
-from pytest_rubric.yamlstrict import MAX_NUMBER_CHARS, decimal_int
+from pytest_rubric.editing.edits import identical
+from pytest_rubric.evaluators._common import describe, int_text
+from pytest_rubric.running.runner import _Caller, _EvaluatorFailed, _review_row
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
 if hasattr(yaml, "CSafeLoader"):
@@ -358,29 +358,32 @@ _row_values = st.recursive(
 @example(row={"fields": [float("nan")]})
 @example(row={"id": "a", 1: True})
 @example(row={"fields": (1, 2)})
-def test_plain_text_is_the_compact_text_of_a_mapping_plain_keeps_as_it_is(row: Any) -> None:
-    # A review row is kept as this text: it must be what the walk over it would write.
-    text = plain_text(row)
-    if type(row) is dict and is_plain(row, clean=True):
-        assert text is not None
-    if text is not None:
-        assert type(row) is dict
-        assert identical(plain(row), row)
-        assert text == compact(plain(row))
-        assert json_problem(row) is None
+def test_a_review_row_is_kept_as_a_plain_copy_of_what_was_yielded(row: Any) -> None:
+    # A review row is kept as the walk over it would make it, and never shared with the
+    # evaluator: it may yield one mapping again, changed.
+    call = _Caller(Evaluator(name="x", description="", evaluate=lambda data: {}), "here")
+    if json_problem(row) is not None or not isinstance(row, dict):
+        with pytest.raises(_EvaluatorFailed, match="review yielded"):
+            _review_row(call, row)
+        return
+    kept = _review_row(call, row)
+    assert identical(kept, plain(normalised(row)))
+    if isinstance(row, dict) and row:
+        assert kept is not row
 
 
 @pytest.mark.parametrize("levels", [MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
-def test_plain_text_refuses_a_row_nested_deeper_than_plain_keeps(levels: int) -> None:
+def test_a_review_row_nested_deeper_than_json_values_go_fails_its_case(levels: int) -> None:
     value: Any = "leaf"
     for _ in range(levels - 1):  # the row itself is one level
         value = [value]
     row = {"k": value}
-    kept = levels <= MAX_DEPTH
-    assert is_plain(row, clean=True) is kept
-    assert identical(plain(row), row) is kept
-    assert (plain_text(row) == json.dumps(row, separators=(",", ":"))) is kept
-    assert (plain_text(row) is None) is not kept
+    call = _Caller(Evaluator(name="x", description="", evaluate=lambda data: {}), "here")
+    if levels <= MAX_DEPTH:
+        assert identical(_review_row(call, row), row)
+    else:
+        with pytest.raises(_EvaluatorFailed, match="review yielded a dict"):
+            _review_row(call, row)
 
 
 # --- 8. input_file: NUL bytes, symlink loops, the written name decides the reader ----------
@@ -691,7 +694,7 @@ def test_a_huge_answer_is_shown_without_reading_it_all() -> None:
 
 @given(value=st.dictionaries(hostile_text, hostile, max_size=4))
 def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value: Any) -> None:
-    from pytest_rubric.loader import pack, plain_copy, unpack
+    from pytest_rubric.casefiles.loader import pack, plain_copy, unpack
 
     assume(json_problem(value) is None)  # what a case file can hold: no NaN, no infinity
     packed = pack(value)
@@ -704,34 +707,3 @@ def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value:
         # An integer str() refuses, or a lone surrogate UTF-8 cannot encode.
         with pytest.raises((ValueError, UnicodeEncodeError), match=r"digits|surrogate"):
             json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-@given(
-    value=st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats() | hostile_text,
-        lambda inner: (
-            st.lists(inner, max_size=3) | st.dictionaries(hostile_text, inner, max_size=3)
-        ),
-        max_leaves=10,
-    ),
-    allow_nan=st.booleans(),
-    separators=st.sampled_from([(",", ":"), (", ", ": ")]),
-)
-def test_the_encoder_made_once_writes_what_json_writes(
-    value: Any, allow_nan: bool, separators: tuple[str, str]
-) -> None:
-    # Records and review rows are written by json's C encoder made once; its text, and
-    # its refusal of NaN, must be those of json's public encoder.
-    public = json.JSONEncoder(ensure_ascii=False, separators=separators, allow_nan=allow_nan)
-    made = c_encoder(allow_nan=allow_nan, separators=separators)
-    if getattr(json.encoder, "c_make_encoder", None) is not None:  # CPython: made once serves
-        assert getattr(made, "__qualname__", "") == "c_encoder.<locals>.encode"
-    try:
-        expected: str | None = public.encode(value)
-    except ValueError:
-        expected = None
-    try:
-        text: str | None = made(value)
-    except ValueError:
-        text = None
-    assert text == expected

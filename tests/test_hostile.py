@@ -12,14 +12,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_rubric.jsonreport import schema
+from pytest_rubric.reports.jsonreport import schema
 
 #: Evaluators that misbehave in every way a plugin can; each gets a case file.
 HOSTILE_CONFTEST = """
 import sys
 
 from pytest_rubric import Evaluator, Evidence, hookimpl
-from pytest_rubric.registry import Summary
+from pytest_rubric.core.evaluator import Summary
 
 
 def raises_key(data):
@@ -726,8 +726,8 @@ def test_a_worker_that_crashes_still_leaves_a_record_for_its_case(
 
 def test_an_evaluator_that_mutates_its_input_answers_the_same_every_time() -> None:
     from pytest_rubric import Evaluator
-    from pytest_rubric.loader import parse_case_file
-    from pytest_rubric.runner import run_case
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.running.runner import run_case
 
     def mutates(data: Any) -> dict[str, Any]:
         data["n"] += 1

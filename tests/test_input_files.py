@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric import RubricInputError, evaluate_agreement, ledgers
+from pytest_rubric import RubricInputError, evaluate_agreement
+from pytest_rubric.casefiles import ledgers
+from pytest_rubric.casefiles.ledgers import RowReader, read_json
 from pytest_rubric.evaluators import agreement
 from pytest_rubric.evaluators.agreement import tally_rows
-from pytest_rubric.ledgers import RowReader, read_json
 
 MATRIX_3 = (
     "{matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 2, total: 3, "
@@ -320,7 +321,7 @@ ROW_TEXT = st.one_of(
 
 @given(ROW_TEXT)
 def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
-    from pytest_rubric.ledgers import _DECODER, _decode_row
+    from pytest_rubric.casefiles.ledgers import _DECODER, _decode_row
 
     def outcome(decode: Any) -> object:
         try:
@@ -369,7 +370,7 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
                 )
         reader = RowReader(path, "l.csv")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("pytest_rubric.ledgers._BLOCK", block)
+            patch.setattr("pytest_rubric.casefiles.ledgers._BLOCK", block)
             for _ in range(2):  # read twice, as a repeated ID's first place is looked up
                 got: list[object] = []
                 try:
@@ -391,9 +392,13 @@ class _OneAtATime:
 
 
 def _tallied(reader: Any, where: Any) -> str:
-    """A tally's answer and evidence as strict JSON text (``true`` is not ``1``), or its error."""
+    """A tally's answer and evidence as strict JSON text (``true`` is not ``1``), or its error,
+    as the runner takes them: in blocks where the reader offers them and the blocks tally
+    answers, else row by row."""
     try:
-        answer, evidence = tally_rows(reader, where)
+        blocks = reader.label_blocks() if isinstance(reader, RowReader) else None
+        pair = None if blocks is None else agreement.tally_blocks(blocks)
+        answer, evidence = pair if pair is not None else tally_rows(reader, where)
     except RubricInputError as exc:
         return f"error: {exc}"
     return json.dumps([answer, evidence.facts, evidence.problem])
@@ -513,7 +518,7 @@ def test_only_plain_rows_are_tallied_in_blocks(
     path = tmp_path / f"ledger{suffix}"
     path.write_text(text, newline="")
     reader = RowReader(path, path.name)
-    assert (agreement._tally_blocks(reader.label_blocks()) is not None) is in_blocks
+    assert (agreement.tally_blocks(reader.label_blocks()) is not None) is in_blocks
     assert _tallied(reader, reader.where) == _tallied(_OneAtATime(reader), reader.where)
 
 

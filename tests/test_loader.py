@@ -12,10 +12,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.compare import json_equal
-from pytest_rubric.errors import CaseFileError
-from pytest_rubric.loader import CaseFile, load_case_file, parse_case_file
-from pytest_rubric.yamlstrict import MAX_DEPTH
+from pytest_rubric.casefiles.loader import CaseFile, load_case_file, parse_case_file
+from pytest_rubric.casefiles.yamlstrict import MAX_DEPTH
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.errors import CaseFileError
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
 if hasattr(yaml, "CSafeLoader"):

@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from pytest_rubric.jsonreport import schema
+from pytest_rubric.reports.jsonreport import schema
 
 MATCH = (
     "input: {rows: [{id: A, a: true, b: true}]}\n"

@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 
 from pytest_rubric import __version__
-from pytest_rubric.jsonreport import schema
-from pytest_rubric.merge import combined_exit_status
-from pytest_rubric.results import shard_of
+from pytest_rubric.plugin.results import shard_of
+from pytest_rubric.reports.jsonreport import schema
+from pytest_rubric.reports.merge import combined_exit_status
 
 #: Marks a made input that is JSON text already, to be written as it is.
 RAW = "raw:"

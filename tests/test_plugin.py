@@ -343,8 +343,10 @@ def pytest_sessionfinish(session):
 #: look at file suffixes, and hooks that return at once. No yaml, loader, evaluator,
 #: evaluator discovery, report or summary.
 UNUSED_PLUGIN = (
-    "pytest_rubric pytest_rubric.errors pytest_rubric.hookspecs pytest_rubric.options "
-    "pytest_rubric.plugin pytest_rubric.results pytest_rubric.state"
+    "pytest_rubric pytest_rubric.casefiles pytest_rubric.casefiles.suffixes pytest_rubric.core "
+    "pytest_rubric.core.errors pytest_rubric.core.files pytest_rubric.hookspecs "
+    "pytest_rubric.plugin pytest_rubric.plugin.options pytest_rubric.plugin.results "
+    "pytest_rubric.plugin.state"
 )
 
 
@@ -364,7 +366,7 @@ def test_a_case_file_imports_the_rest_where_it_is_collected(pytester: pytest.Pyt
     pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
     result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["loaded: *pytest_rubric.loader*yaml*"])
+    result.stdout.fnmatch_lines(["loaded: *pytest_rubric.casefiles.loader*yaml*"])
 
 
 def test_in_process_pytester_runs_one_after_another_each_load_the_plugin_afresh(

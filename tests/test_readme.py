@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.updating import CI_VARIABLES
+from pytest_rubric.editing.decisions import CI_VARIABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric import RubricInputError, evaluate_reason
-from pytest_rubric.compare import json_equal
+from pytest_rubric.core.compare import json_equal
 from pytest_rubric.evaluators import explain_reason
 
 INVALID = {"status": "invalid-reason-input"}

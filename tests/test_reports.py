@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.errors import ReportWriteError
-from pytest_rubric.jsonreport import schema, write_atomically
+from pytest_rubric.core.errors import ReportWriteError
+from pytest_rubric.reports.jsonreport import schema, write_atomically
 
 EXAMPLE = Path(__file__).parent.parent / "example_project"
 
@@ -297,38 +297,35 @@ def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
     )
 
 
-def test_a_full_record_keeps_its_larger_keys_as_text_and_gives_them_back_exactly() -> None:
-    from pytest_rubric.loader import parse_case_file
-    from pytest_rubric.records import expanded, record_of, stopped
-    from pytest_rubric.registry import Evaluator
-    from pytest_rubric.runner import run_case
+def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -> None:
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.core.evaluator import Evaluator
+    from pytest_rubric.reports.records import record_of, stopped
+    from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1.0, t: true}\n"
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     answers_null = Evaluator(name="x", description="answers null", evaluate=lambda data: None)
     outcome = run_case(case, answers_null, path="c.rubric.yaml", source="")
     record = record_of(outcome, nodeid="c::a", file="c.rubric.yaml", input_file="", full=True)
-    assert not {"input", "expected", "actual", "evidence"} & set(record)
-    whole = expanded(record)
-    assert "packed" not in whole
-    assert json.dumps(whole["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
-    assert json.dumps(whole["expected"]) == '{"n": 1.0, "t": true}'
-    assert "actual" in whole
-    assert whole["actual"] is None
-    assert whole["evidence"] is None
+    assert json.dumps(record["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
+    assert json.dumps(record["expected"]) == '{"n": 1.0, "t": true}'
+    assert "actual" in record
+    assert record["actual"] is None
+    assert record["evidence"] is None
     # A case stopped after it ran loses its answer, even a null one; the record it
     # was made from keeps its own.
-    error = expanded(stopped(record, "case-error", "its teardown failed: OSError"))
+    error = stopped(record, "case-error", "its teardown failed: OSError")
     assert "actual" not in error
-    assert error["expected"] == whole["expected"]
-    assert "actual" in expanded(record)
+    assert error["expected"] == record["expected"]
+    assert "actual" in record
 
 
 def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() -> None:
-    from pytest_rubric.loader import parse_case_file
-    from pytest_rubric.records import expanded, record_of
-    from pytest_rubric.registry import Evaluator
-    from pytest_rubric.runner import run_case
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.core.evaluator import Evaluator
+    from pytest_rubric.reports.records import record_of
+    from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: 'a::b'\n    input: {n: 1}\n    expected: {n: 1}\n"
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
@@ -336,17 +333,16 @@ def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() ->
     outcome = run_case(case, echo, path="c.rubric.yaml", source="")
     assert outcome.outcome == "case-error"
     record = record_of(outcome, nodeid="c::x", file="c.rubric.yaml", input_file="", full=True)
-    whole = expanded(record)
-    assert whole["input"] == {}
-    assert whole["expected"] == {"n": 1}
+    assert record["input"] == {}
+    assert record["expected"] == {"n": 1}
 
 
 def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
     from collections.abc import Callable, Iterator, Mapping
 
-    from pytest_rubric.loader import parse_case_file
-    from pytest_rubric.registry import Evaluator
-    from pytest_rubric.runner import run_case
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.core.evaluator import Evaluator
+    from pytest_rubric.running.runner import run_case
 
     def one_dict_changed(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Iterator[Any]:
         row = {"n": 0}
@@ -360,7 +356,7 @@ def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
         name="x", description="x", evaluate=lambda data: {}, review=one_dict_changed
     )
     outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
-    assert outcome.review == '{"rows":[{"n":0},{"n":1},{"n":2}],"more":0}'
+    assert outcome.review == {"rows": [{"n": 0}, {"n": 1}, {"n": 2}], "more": 0}
 
 
 #: Values of JSON's own types as the runner checks answers and facts, with what a report
@@ -382,72 +378,30 @@ _checked_values = st.recursive(
 
 
 @given(value=_checked_values)
-def test_a_checked_value_is_written_as_its_plain_copy_would_be(value: Any) -> None:
-    """The record's answer and evidence are encoded without a walk where the walk would
-    change nothing, and exactly as the plain copy is where it would."""
-    from pytest_rubric import records
-    from pytest_rubric.jsonvalues import plain
+def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any) -> None:
+    """A record keeps the answer as the plain copy (what every JSON encoder can carry),
+    and the report writes each record on a line of its own, as json's encoder writes it."""
+    import tempfile
 
-    assert records._encode_checked(value) == records._encode(plain(value))
+    from pytest_rubric.casefiles.loader import parse_case_file
+    from pytest_rubric.core.evaluator import Evaluator
+    from pytest_rubric.core.jsonvalues import plain
+    from pytest_rubric.editing.edits import identical
+    from pytest_rubric.reports.jsonreport import document, write_report
+    from pytest_rubric.reports.records import record_of
+    from pytest_rubric.running.runner import run_case
 
-
-_any_text = st.text(alphabet='aé\u2028\ud800\x00\x1f"\\/', max_size=5)
-
-
-@given(
-    texts=st.lists(_any_text, min_size=5, max_size=5),
-    numbers=st.lists(st.integers(), min_size=2, max_size=2),
-    lists=st.lists(st.lists(_any_text, max_size=2), min_size=2, max_size=2),
-    duration=st.floats(allow_nan=False, allow_infinity=False),
-    spoil=st.sampled_from(
-        [
-            *("none", "text", "bool line", "float index", "nan", "int duration"),
-            *("reordered", "reason", "no duration", "no packed"),
-        ]
-    ),
-)
-def test_a_record_is_written_as_the_encoder_writes_its_keys(
-    texts: list[Any], numbers: list[Any], lists: list[Any], duration: Any, spoil: str
-) -> None:
-    # The report writes most records by a format; the encoder's text is what it must be.
-    from pytest_rubric.jsonreport import record_text
-    from pytest_rubric.jsonvalues import c_encoder
-
-    nodeid, case, file, evaluator, outcome = texts
-    packed = '{"expected":{"n":1},"evidence":null}'
-    record: dict[str, Any] = {
-        "nodeid": nodeid,
-        "case": case,
-        "file": file,
-        "line": numbers[0],
-        "index": numbers[1],
-        "evaluator": evaluator,
-        "outcome": outcome,
-        "differingKeys": lists[0],
-        "problems": lists[1],
-        "packed": packed,
-        "duration": duration,
-    }
-    spoiled = {
-        "text": ("case", None),
-        "bool line": ("line", True),
-        "float index": ("index", 1.0),
-        "nan": ("duration", float("nan")),
-        "int duration": ("duration", 1),
-    }
-    if spoil in spoiled:
-        key, value = spoiled[spoil]
-        record[key] = value
-    elif spoil == "reordered":
-        record["line"] = record.pop("line")
-    elif spoil == "reason":
-        record["reason"] = "skipped"
-    elif spoil == "no duration":
-        del record["duration"]
-    elif spoil == "no packed":
-        del record["packed"]
-    public = json.JSONEncoder(ensure_ascii=False).encode
-    whole = public({key: value for key, value in record.items() if key != "packed"})
-    expected = f"{whole[:-1]}, {packed[1:]}" if "packed" in record else whole
-    assert record_text(record, c_encoder(separators=(", ", ": "))) == expected  # type: ignore[arg-type]
-    assert record_text(record, public) == expected  # type: ignore[arg-type]
+    text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1}\n"
+    (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
+    answers = Evaluator(name="x", description="x", evaluate=lambda data: value)
+    outcome = run_case(case, answers, path="c.rubric.yaml", source="")
+    record = record_of(outcome, nodeid="c::a", file="c.rubric.yaml", input_file="", full=True)
+    assert identical(record["actual"], plain(value))
+    data = document([record, record], 0, "0", suite=None, shard=None)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.json"
+        write_report(path, data)
+        written = path.read_text(encoding="utf-8")
+    assert identical(json.loads(written), json.loads(json.dumps(data)))
+    line = json.JSONEncoder(ensure_ascii=False).encode(record)
+    assert written.split("\n")[1:3] == [f"{line},", line]

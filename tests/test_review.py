@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.htmlpage import embedded_json, page_data, review_page
-from pytest_rubric.jsonreport import schema
-from pytest_rubric.ledgers import _row_offsets, read_json_with_row_lines
+from pytest_rubric.casefiles.ledgers import _row_offsets, read_json_with_row_lines
+from pytest_rubric.reports.htmlpage import embedded_json, page_data, review_page
+from pytest_rubric.reports.jsonreport import schema
 
 LEDGERS = """\
 evaluator: agreement

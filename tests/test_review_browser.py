@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rubric.htmlpage import PAGE_ROWS, review_page
+from pytest_rubric.reports.htmlpage import PAGE_ROWS, review_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

@@ -14,12 +14,12 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.compare import json_equal
-from pytest_rubric.loader import parse_case_file
-from pytest_rubric.update import Part, UpdateRefused, Write, check, rewrite, splice
-from pytest_rubric.updating import CI_VARIABLES
-from pytest_rubric.yamlstrict import decode, load
-from pytest_rubric.yamltext import quoted, string
+from pytest_rubric.casefiles.loader import parse_case_file
+from pytest_rubric.casefiles.yamlstrict import decode, load
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.editing.edits import Part, UpdateRefused, Write, check, rewrite, splice
+from pytest_rubric.editing.yamltext import quoted, string
+from pytest_rubric.editing.decisions import CI_VARIABLES
 
 ALL_MET = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
 
@@ -459,7 +459,7 @@ def test_the_report_records_each_write_with_its_node_id_before_and_after(
     assert {case["outcome"] for case in report["cases"]} == {"matched"}
     import jsonschema
 
-    from pytest_rubric.jsonreport import schema
+    from pytest_rubric.reports.jsonreport import schema
 
     jsonschema.validate(report, schema(), cls=jsonschema.Draft202012Validator)
 

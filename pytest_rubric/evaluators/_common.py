@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pytest_rubric.jsonvalues import JSON, boolean_slip, describe, int_text, kind_of
-from pytest_rubric.registry import Evidence
+from pytest_rubric.core.evaluator import Evidence
+from pytest_rubric.core.jsonvalues import JSON, boolean_slip, describe, int_text, kind_of
 
 __all__ = [
     "JSON",

@@ -15,14 +15,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain, islice
 from operator import lt
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from pytest_rubric.errors import RubricInputError
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
-from pytest_rubric.jsonvalues import JSON
-
-if TYPE_CHECKING:
-    from pytest_rubric.ledgers import LabelBlock
 
 IDENTITY_ERROR = "review-case-identity"
 LABEL_ERROR = "review-label"
@@ -61,11 +59,6 @@ def explain_agreement(ledger: Mapping[str, object]) -> Evidence:
     return tally_rows(_rows(ledger))[1]
 
 
-def judge_agreement(ledger: Mapping[str, object]) -> tuple[dict[str, JSON], Evidence]:
-    """:func:`evaluate_agreement`'s answer and :func:`explain_agreement`'s evidence."""
-    return tally_rows(_rows(ledger))
-
-
 def tally_rows(
     rows: Iterable[object], where: Callable[[int], str] | None = None
 ) -> tuple[dict[str, JSON], Evidence]:
@@ -81,11 +74,6 @@ def tally_rows(
     again from its start), or, for rows that can be read only once, from the
     index of every ID kept as they pass.
     """
-    label_blocks = getattr(rows, "label_blocks", None)
-    if callable(label_blocks):
-        tallied = _tally_blocks(label_blocks())
-        if tallied is not None:
-            return tallied
     name = where or _row_name
     iterator = iter(rows)
     index_of: dict[str, int] | None = {} if iterator is rows else None
@@ -146,9 +134,9 @@ def tally_rows(
     return _tallied(both_pass, both_fail, a_only, b_only, disagreements)
 
 
-def _tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], Evidence] | None:
+def tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], Evidence] | None:
     """:func:`tally_rows`'s answer for rows handed over in blocks of IDs and counted
-    label pairs (a ledger file's reader offers them), put together by C code a block at
+    label pairs (see :mod:`pytest_rubric.core.labelblocks`), put together a block at
     a time; or ``None`` as soon as a block is ``None`` or holds an ID that is empty,
     starts with whitespace (it may be blank) or repeats: then the rows are read again
     one at a time, which finds what is wrong exactly as the reference does. A valid

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
-from pytest_rubric.errors import RubricConfigError, RubricInputError
+from pytest_rubric.core.errors import RubricConfigError, RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.evaluators._common import (
     Evidence,
     describe,
@@ -19,7 +20,6 @@ from pytest_rubric.evaluators._common import (
     js_sorted,
     not_boolean,
 )
-from pytest_rubric.jsonvalues import JSON
 
 ALL_REQUIRED_MET = "all-required-met"
 INVALID = "invalid-reason-input"

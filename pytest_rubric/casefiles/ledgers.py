@@ -1,0 +1,505 @@
+"""Inputs kept in files beside a case file: ``input_file: PATH``.
+
+- ``.json``: the whole input mapping;
+- ``.jsonl``: ledger rows, one JSON object per line, read as a stream;
+- ``.csv``: ledger rows with the header ``id,a,b``; only the cells ``true`` and
+  ``false`` are booleans, every other cell (an empty one too) stays text.
+
+The reader is chosen by the suffix written in the case file (``Case.input_format``),
+so a symlink named ``week.csv`` is read as CSV whatever its target is called.
+Readers raise :class:`RubricInputError` naming ``path:line`` for a file that is
+not what it claims to be, and hold at most one row in memory (at most
+:data:`MAX_ROW_CHARS` characters). This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import json
+import re
+from collections.abc import Iterator
+from functools import partial
+from itertools import chain, compress, repeat
+from operator import itemgetter
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
+
+#: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
+INPUT_FORMATS: dict[str, str] = {
+    ".json": "the whole input",
+    ".jsonl": "ledger rows",
+    ".csv": "ledger rows",
+}
+SUFFIXES = tuple(INPUT_FORMATS)
+#: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
+#: than this is refused before it is parsed: a row is an id and two labels, and parsing
+#: a runaway row (100 MB of commas) would cost many times its size in memory.
+MAX_ROW_CHARS = 1_000_000
+CSV_HEADER = ("id", "a", "b")
+_CSV_BOOLEANS = {"true": True, "false": False}
+#: A ledger file is read this many characters at a time.
+_BLOCK = 1 << 16
+#: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
+_CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
+#: What :meth:`RowReader.label_blocks` reads of a CSV ledger: this header, then rows of
+#: ``ID,L1,L2`` (see :func:`_csv_label_block`).
+_CSV_SIMPLE_HEADER = "id,a,b\n"
+#: The two layouts of a ``.jsonl`` row :meth:`RowReader.label_blocks` reads: spaced as
+#: ``json.dumps`` writes by default, and compact, as ``JSON.stringify``, ``jq -c`` and
+#: ``separators=(",", ":")`` do. Each as the text before the ID, between the ID and the
+#: first label, and between the labels.
+_JSONL_LAYOUTS = tuple(
+    (f'{{"id"{colon}"', f'"{comma}"a"{colon}', f'{comma}"b"{colon}')
+    for comma, colon in ((", ", ": "), (",", ":"))
+)
+#: The label pairs a plain row can end with, in the order of ``LabelBlock.pairs``.
+_LABEL_PAIRS = ((True, True), (False, False), (True, False), (False, True))
+#: Characters no JSON text holds unescaped (all below U+0020 but LF, which ends a row).
+_CONTROLS = bytes(code for code in range(0x20) if code != 0x0A)
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON; write a number or a string")
+
+
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    mapping = dict(pairs)
+    if len(mapping) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}; keep one of them")
+            seen.add(key)
+    return mapping
+
+
+def _parse_int(text: str) -> int:
+    # json's own int() refuses more than 4300 digits with advice to change global state.
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(
+            f"a number written with {len(text)} digits is longer than inputs take "
+            f"({MAX_NUMBER_CHARS}); shorten it, or quote it if you mean the text"
+        )
+    return decimal_int(text)
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant, parse_int=_parse_int
+)
+#: The same decoder without the duplicate-key hook, several times cheaper per row: its
+#: answer is taken only where it cannot differ (see :func:`_decode_row`).
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int)
+_SCAN = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # C scanner, untyped
+#: What JSON takes as whitespace around a value (not all that str.isspace() takes).
+_JSON_SPACE = " \t\n\r"
+_TOO_DEEP = "nested too deeply to read; flatten this value"
+
+
+def _decode_row(text: str) -> JSON:
+    """``_DECODER.decode(text)``, the same value or the same error, at less cost.
+
+    Every key-value pair of every object is written with a ``:`` and every object with
+    a ``{``, outside strings (inside them, either only adds to the count). So a row
+    that decodes to a mapping of N keys, written with one ``{`` and N ``:``, is the one
+    object there and has exactly N pairs: no key repeats. Anything else, errors too,
+    goes through the decoder that checks, which says what is wrong as it always did.
+    """
+    row = None
+    if text[:1] == "{":  # the usual row: scanned at once, without decode()'s own layers
+        try:
+            row, end = _SCAN(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            row = None
+        else:
+            if end != len(text) and text[end:] != "\n" and text[end:].strip(_JSON_SPACE):
+                row = None  # more after the object: the decoder says what
+    if type(row) is dict and text.count(":") == len(row) and text.count("{") == 1:
+        return row
+    decoded: JSON = _DECODER.decode(text)
+    return decoded
+
+
+def read_json(path: Path, display: str) -> dict[str, JSON]:
+    """The whole input mapping from a ``.json`` file."""
+    return _decode_json(_json_text(path, display), display)
+
+
+def read_json_with_row_lines(path: Path, display: str) -> tuple[dict[str, JSON], list[int]]:
+    """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
+
+    For naming a row's place (``file:line``) when rows are kept for review; the
+    list is empty when the input has no ``rows`` list.
+    """
+    text = _json_text(path, display)
+    value = _decode_json(text, display)
+    if not isinstance(value.get("rows"), list):
+        return value, []
+    # Offsets count from the text as decoded (after a BOM), so lines do too.
+    return value, [text.count("\n", 0, offset) + 1 for offset in _row_offsets(text)]
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _row_offsets(text: str) -> list[int]:
+    """Where each item of the top-level ``rows`` array starts, in valid JSON ``text``.
+
+    Walks the top-level object's members, skipping values whole with the decoder;
+    only called on text that already decoded to an object.
+    """
+
+    def space(at: int) -> int:
+        match = _SPACE.match(text, at)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+    at = space(space(0) + 1)  # past "{"
+    while text[at] != "}":
+        key, at = _DECODER.raw_decode(text, at)
+        at = space(space(at) + 1)  # past ":"
+        if key == "rows" and text[at] == "[":
+            offsets = []
+            at = space(at + 1)
+            while text[at] != "]":
+                offsets.append(at)
+                _, at = _DECODER.raw_decode(text, at)
+                at = space(at)
+                if text[at] == ",":
+                    at = space(at + 1)
+            return offsets
+        _, at = _DECODER.raw_decode(text, at)
+        at = space(at)
+        if text[at] == ",":
+            at = space(at + 1)
+    return []
+
+
+def _json_text(path: Path, display: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+
+
+def _decode_json(text: str, display: str) -> dict[str, JSON]:
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise RubricInputError(
+            f"{display}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"
+        ) from None
+    except ValueError as exc:
+        raise RubricInputError(f"{display}: {exc}") from None
+    except RecursionError:
+        raise RubricInputError(f"{display}: {_TOO_DEEP}") from None
+    if not isinstance(value, dict):
+        raise RubricInputError(
+            f"{display}: the file must hold one JSON object (the evaluator's input), "
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+class RowReader:
+    """Ledger rows from a ``.jsonl`` or ``.csv`` file, one at a time.
+
+    ``line`` is the line the most recent row came from, so a problem found in a
+    row can be reported at its place. ``fmt`` is ``".jsonl"`` or ``".csv"``, as
+    the case file names the file (``Case.input_format``); without it, the suffix
+    of ``path`` decides.
+    """
+
+    def __init__(self, path: Path, display: str, fmt: str | None = None) -> None:
+        self.path = path
+        self.display = display
+        self.fmt = fmt or path.suffix
+        self.line = 0
+
+    def _open(self) -> TextIO:
+        return self.path.open(encoding="utf-8-sig", newline="")
+
+    def where(self, index: int) -> str:
+        return f"{self.display}:{self.line} rows[{index}]"
+
+    def __iter__(self) -> Iterator[JSON]:
+        try:
+            with self._open() as stream:
+                yield from (self._csv if self.fmt == ".csv" else self._jsonl)(stream)
+        except UnicodeDecodeError as exc:
+            # The text reader decodes ahead in chunks, so its line count is not where the
+            # bad byte is; find that line once, now that the file is known to be bad.
+            line = _first_bad_utf8_line(self.path)
+            raise RubricInputError(
+                f"{self.display}:{line}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+            ) from None
+        except OSError as exc:
+            raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
+
+    def label_blocks(self) -> Iterator[LabelBlock | None]:
+        """The rows again, a block at a time, as :class:`LabelBlock`: for a tally that does
+        its work in C. Only plain rows are read so (see :func:`_jsonl_label_block` and
+        :func:`_csv_label_block`): ``None``, and nothing after it, where a block holds
+        anything else (a quote, an escape, another key order or spacing, CR line ends, a
+        label that is not a literal boolean, a line this reader would refuse); then read
+        the rows one at a time, which says exactly what is wrong and where."""
+        try:
+            with self._open() as stream:
+                blocks = _whole_lines(stream)
+                if self.fmt == ".csv":
+                    header = next(blocks, None)
+                    if header is None or not header.startswith(_CSV_SIMPLE_HEADER):
+                        yield None  # none, another header, a runaway line: one row at a time
+                        return
+                    blocks = chain((header[len(_CSV_SIMPLE_HEADER) :],), blocks)
+                read = _csv_label_block if self.fmt == ".csv" else _jsonl_label_block
+                for body in blocks:
+                    block = None if body is None else read(body)
+                    yield block
+                    if block is None:
+                        return
+        except (UnicodeDecodeError, OSError):
+            yield None
+
+    def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
+        decode = _decode_row
+        # Each line read with a cap, so a runaway line is never held whole; a row is a line.
+        lines = iter(partial(stream.readline, MAX_ROW_CHARS + 1), "")
+        for number, text in enumerate(lines, start=1):
+            self.line = number
+            if len(text) > MAX_ROW_CHARS:
+                raise RubricInputError(_too_long(self.display, number))
+            try:
+                row = decode(text)
+            except json.JSONDecodeError as exc:
+                if not text.strip():
+                    raise RubricInputError(
+                        f"{self.display}:{self.line}: a blank line; every line of a .jsonl "
+                        "ledger is one JSON object: remove it"
+                    ) from None
+                raise RubricInputError(
+                    f"{self.display}:{self.line}:{exc.colno}: invalid JSON: {exc.msg}; "
+                    "every line of a .jsonl ledger is one JSON object"
+                ) from None
+            except ValueError as exc:
+                raise RubricInputError(f"{self.display}:{self.line}: {exc}") from None
+            except RecursionError:
+                raise RubricInputError(f"{self.display}:{self.line}: {_TOO_DEEP}") from None
+            yield row
+
+    def _csv(self, stream: TextIO) -> Iterator[JSON]:
+        self.line = 0  # read from the start again (a repeated ID's first place is looked up)
+        reader = csv.reader(chain.from_iterable(self._csv_lines(stream)), strict=True)
+        booleans = _CSV_BOOLEANS.get
+        try:
+            header = next(reader, None)
+            if header is None or sorted(header) != sorted(CSV_HEADER):
+                raise RubricInputError(
+                    f"{self.display}:1: the header must name the columns id, a and b "
+                    f"(found {','.join(header or [])!r}); write 'id,a,b' on the first line"
+                )
+            in_order = tuple(header) == CSV_HEADER
+            columns = itemgetter(*(header.index(name) for name in CSV_HEADER))
+            self.line = reader.line_num
+            for cells in reader:
+                # The line the row ends on: _csv_lines reads from it where rows end.
+                self.line = reader.line_num
+                if len(cells) != 3:
+                    raise RubricInputError(
+                        f"{self.display}:{self.line}: {len(cells)} cells where the header has 3 "
+                        "(id,a,b); quote a cell that holds a comma"
+                    )
+                case_id, a, b = cells if in_order else columns(cells)
+                yield {"id": case_id, "a": booleans(a, a), "b": booleans(b, b)}
+        except csv.Error as exc:
+            raise RubricInputError(
+                f"{self.display}:{reader.line_num}: invalid CSV: {exc}"
+            ) from None
+
+    def _csv_lines(self, stream: TextIO) -> Iterator[list[str]]:
+        """The lines of a CSV ledger for ``csv.reader``, refusing a row past
+        :data:`MAX_ROW_CHARS` before it is held whole.
+
+        Read in blocks and split in C: a block without a quote, met where a row
+        starts, is all whole rows of a line each, handed over at once (each line
+        checked against the cap). Otherwise lines go one at a time, each row's
+        characters counted from the line it starts on (a quoted cell may hold line
+        breaks): a row starts where every line handed over so far ended a row, which
+        ``self.line`` (the line the last row ended on) tells. Reading blocks means a
+        runaway line is never held whole either; ``csv.field_size_limit`` would bound
+        cells, not rows, and is global state besides.
+        """
+        read = stream.read
+        split = _CSV_LINE.findall
+        cap = MAX_ROW_CHARS
+        given = 0  # lines handed over so far
+        row_line = chars = 0  # the line the current row starts on, its characters so far
+        rest = ""
+        while True:
+            block = read(_BLOCK)
+            text = rest + block
+            if not block:
+                cut = len(text)
+            else:
+                cut = text.rfind("\n") + 1
+                if len(text) - cut > cap and "\r" in text[cut:]:
+                    # Lines ended by a lone CR; a CR at the end may begin a CRLF.
+                    cut = text.rfind("\r", 0, len(text) - 1) + 1
+            rest = text[cut:]
+            lines = split(text, 0, cut)
+            if (
+                lines
+                and self.line == given
+                and '"' not in text[:cut]
+                and max(map(len, lines)) <= cap
+            ):
+                given += len(lines)
+                yield lines
+            else:
+                for line in lines:
+                    given += 1
+                    if self.line == given - 1:  # every earlier line ended a row
+                        row_line, chars = given, 0
+                    chars += len(line)
+                    if chars > cap:
+                        raise RubricInputError(_too_long(self.display, row_line))
+                    yield [line]
+            if len(rest) > cap:  # a line with no end in sight
+                raise RubricInputError(
+                    _too_long(self.display, given + 1 if self.line == given else row_line)
+                )
+            if not block:
+                return
+
+
+def _whole_lines(stream: TextIO) -> Iterator[str | None]:
+    """The text of ``stream`` in blocks of whole lines, each ending with LF (an unended
+    last line is given one); ``None``, and nothing after it, where a block holds a line
+    longer than :data:`MAX_ROW_CHARS` could be (a reader one row at a time refuses it).
+    Nothing is yielded for an empty stream."""
+    rest = ""
+    while True:
+        block = stream.read(_BLOCK)
+        text = rest + block
+        if len(text) > MAX_ROW_CHARS:
+            yield None
+            return
+        if not block:
+            if text:
+                yield text if text.endswith("\n") else text + "\n"
+            return
+        cut = text.rfind("\n") + 1
+        rest = text[cut:]
+        if cut:
+            yield text[:cut]
+
+
+def _csv_label_block(body: str) -> LabelBlock | None:
+    """The rows of ``body``, whole lines of a CSV ledger after its header, if each is
+    ``ID,L1,L2`` with ``true`` or ``false`` for the labels; else ``None``.
+
+    Without a quote, CR or NUL, ``csv.reader`` splits a line at its commas and nothing
+    else. Each line ends with LF, so counting proves the shape: a line ending is
+    preceded by at most one of the four label endings (``,true,false`` and LF...), so if
+    they add up to the lines, every line ends with one; and with two commas a line, the
+    ID before them holds none.
+    """
+    if '"' in body or "\r" in body or "\0" in body:
+        return None
+    rows = body.count("\n")
+    pairs = _count_pairs(body, ",{a},{b}\n")
+    if sum(pairs) != rows or body.count(",") != 2 * rows:
+        return None
+    block = _label_block(body, ",", pairs)
+    # csv.reader refuses a cell longer than its (global) limit; then so does this.
+    limit = csv.field_size_limit()
+    if len(body) > limit and (limit < len("false") or max(map(len, block.ids)) > limit):
+        return None
+    return block
+
+
+def _jsonl_label_block(body: str) -> LabelBlock | None:
+    """The rows of ``body``, whole lines of a ``.jsonl`` ledger, if each is written
+    ``{"id": "ID", "a": L1, "b": L2}`` in one of :data:`_JSONL_LAYOUTS` (the same one
+    throughout the block), with ``true`` or ``false`` for the labels and an ID without
+    escapes or control characters; else ``None``.
+
+    Counting proves the shape, as for CSV: every line starts with the head
+    ``{"id": "`` (it starts the block and follows all LFs but the last) and ends with
+    one of the four tails ``", "a": true, "b": false}`` and LF... (they add up to the
+    lines; at most one can end at a given LF). Head and tail hold eight quotes, and
+    meet on a shared quote only in ``{"id": ", "a": ``: without that, eight quotes a
+    line leave none for the ID. Such a line decodes to exactly its ID and two labels.
+    """
+    layout = next((layout for layout in _JSONL_LAYOUTS if body.startswith(layout[0])), None)
+    if layout is None:
+        return None
+    head, between, labels_between = layout
+    rows = body.count("\n")
+    if (
+        "\\" in body
+        or body.count('"') != 8 * rows
+        or body.count("\n" + head) != rows - 1
+        or head[:-1] + between in body
+    ):
+        return None
+    pairs = _count_pairs(body, between + "{a}" + labels_between + "{b}}}\n")
+    encoded = body.encode()
+    if sum(pairs) != rows or len(encoded.translate(None, _CONTROLS)) != len(encoded):
+        return None
+    # As CSV with '"' between the cells: no ID holds one.
+    plain = body[len(head) :].replace("\n" + head, "\n").replace(between, '"')
+    plain = plain.replace(labels_between, '"').replace("}\n", "\n")
+    return _label_block(plain, '"', pairs)
+
+
+def _count_pairs(body: str, ending: str) -> tuple[int, int, int, int]:
+    """How many lines of ``body`` end with each label pair of :data:`_LABEL_PAIRS`,
+    written as ``ending`` with ``{a}`` and ``{b}`` filled in."""
+    both, neither, a_only, b_only = (
+        body.count(ending.format(a=_label(a), b=_label(b))) for a, b in _LABEL_PAIRS
+    )
+    return both, neither, a_only, b_only
+
+
+def _label(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> LabelBlock:
+    """The :class:`LabelBlock` of ``text``: lines ``ID{sep}L1{sep}L2`` ended by LF, each label
+    ``true`` or ``false`` and no ID holding ``sep`` (already proven), counted ``pairs``."""
+    ids = text.replace(f"{sep}true", "").replace(f"{sep}false", "").split("\n")
+    ids.pop()  # after the last LF
+    lines = text.split("\n")
+    differ = (f"{sep}true{sep}false", f"{sep}false{sep}true")
+    return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
+
+
+def _too_long(display: str, line: int) -> str:
+    return (
+        f"{display}:{line}: this row is longer than {MAX_ROW_CHARS} characters, which no "
+        "ledger row needs (an id and two labels); look for a missing closing quote or a "
+        "runaway line and fix it"
+    )
+
+
+def _first_bad_utf8_line(path: Path) -> int | str:
+    """The 1-based line holding the first byte that is not UTF-8 (``?`` if unreadable)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with path.open("rb") as stream:
+            for number, line in enumerate(stream, start=1):
+                try:
+                    decoder.decode(line)
+                except UnicodeDecodeError:
+                    return number
+            decoder.decode(b"", final=True)
+    except (OSError, UnicodeDecodeError):
+        pass
+    return "?"

@@ -1,0 +1,677 @@
+"""Case files: strict YAML in, validated cases with their positions out.
+
+A problem with the file as a whole raises :class:`CaseFileError`; a problem
+confined to one case is kept on that case (``Case.problems``) so that only its
+item fails and the other cases still run. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PureWindowsPath
+from typing import Any, cast
+
+from pytest_rubric.casefiles.ledgers import INPUT_FORMATS
+from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
+from pytest_rubric.casefiles.marks import NO_MARKS, Marks, read_marks
+from pytest_rubric.casefiles.suffixes import SUFFIXES as SUFFIXES
+from pytest_rubric.casefiles.suffixes import is_case_file as is_case_file
+from pytest_rubric.casefiles.yamlstrict import (
+    PARSER,
+    Document,
+    Position,
+    Problem,
+    Spans,
+    StrictYAMLError,
+)
+from pytest_rubric.casefiles.yamlstrict import decode as decode_text
+from pytest_rubric.casefiles.yamlstrict import load as load_yaml
+from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.core.jsonvalues import (
+    JSON,
+    compact_finite,
+    copied,
+    describe,
+    escape_controls,
+    int_text,
+    is_encodable,
+    plain,
+)
+
+FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
+CASE_KEYS = ("id", "note", "input", "input_file", "expected", *MARK_KEYS)
+#: Characters that would break a pytest node ID or a terminal line.
+_FORBIDDEN_ID_PARTS = (
+    "::",
+    "[",
+    "]",
+    "\n",
+    "\r",
+    "\v",
+    "\f",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One case of a case file.
+
+    ``name`` is the case ID, or ``cases.N`` when the case has no usable ID (see
+    :func:`_fallback_names`); ``line`` is the 1-based line where the case starts.
+    When ``problems`` is not empty the case cannot be evaluated and its item fails
+    with those messages. A case gives its input inline (``input``) or as a file
+    (``input_file``).
+
+    ``input`` and ``expected`` are kept packed as compact JSON text (see :func:`pack`),
+    a fifth of the memory of the mappings, with no containers for the garbage
+    collector to walk; each read of them decodes a fresh copy, which its reader may
+    change freely.
+    """
+
+    name: str
+    index: int
+    line: int
+    col: int
+    packed_input: Packed
+    packed_expected: Packed
+    problems: tuple[CaseFileError, ...] = ()
+    #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
+    input_file: Path | None = None
+    input_file_display: str = ""
+    #: How to read ``input_file``: its suffix as written in the case file (a key of
+    #: ``ledgers.INPUT_FORMATS``), not the suffix of what a symlink leads to.
+    input_format: str = ""
+    #: ``skip``, ``xfail`` and ``marks``: the case's own over the file's.
+    marks: Marks = NO_MARKS
+    #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
+    #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
+    missing_expected: CaseFileError | None = None
+    #: Where the case's text is, for ``--rubric-update``: the line it starts on and the
+    #: line the next case starts on (0 after the last case); ``None`` in a flow list.
+    lines: tuple[int, int] | None = None
+    #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
+    #: is named by its own line when kept for review); empty without such a list.
+    row_lines: tuple[int, ...] = ()
+    #: ``input_file:`` as written (resolved anew when a cached case file is reused).
+    input_file_text: str = ""
+
+    @property
+    def input(self) -> dict[str, JSON]:
+        """The case's ``input`` mapping (empty when it gives none, or an input file)."""
+        return unpack(self.packed_input)
+
+    @property
+    def expected(self) -> dict[str, JSON]:
+        """The case's ``expected`` mapping (empty when it gives none)."""
+        return unpack(self.packed_expected)
+
+    def with_expected(self, expected: Mapping[str, JSON]) -> Case:
+        """This case with ``expected`` as its expected answer."""
+        return replace(self, packed_expected=pack(expected))
+
+
+#: A mapping as :class:`Case` keeps it: its compact JSON text, or the mapping itself
+#: when that text would not serve (an integer longer than ``str`` prints, a lone surrogate).
+Packed = str | dict[str, JSON]
+
+
+def pack(value: Mapping[str, JSON]) -> Packed:
+    """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
+    which :func:`unpack` reads back to an equal mapping of the same types."""
+    try:
+        text = compact_finite(value)
+    except (ValueError, TypeError, RecursionError):
+        return copied(dict(value))
+    # Kept as text only when UTF-8 can encode it, so that what it reads back is always
+    # what plain() would make of it (see plain_copy).
+    return text if is_encodable(text) else copied(dict(value))
+
+
+def plain_copy(packed: Packed) -> JSON:
+    """``plain(unpack(packed))``, as reports carry a case's mappings, without the walk
+    ``plain`` makes when ``packed`` is text: that reads back plain already."""
+    return unpack(packed) if type(packed) is str else plain(unpack(packed))
+
+
+def unpack(packed: Packed) -> dict[str, JSON]:
+    """A fresh copy of the mapping :func:`pack` packed."""
+    if type(packed) is str:
+        value: dict[str, JSON] = json.loads(packed)
+        return value
+    return copied(cast(dict[str, JSON], packed))
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFile:
+    """A validated case file.
+
+    ``rubric`` is the file's ``rubric:`` block for the evaluator, if any;
+    ``rubric_at`` maps each path inside it (keys and list indexes, ``()`` for the
+    block itself) to where it is written, so problems in it can be located.
+    ``display`` is how messages name the file (relative to where pytest ran).
+    """
+
+    display: str
+    evaluator: str
+    evaluator_at: Position
+    description: str | None
+    cases: tuple[Case, ...]
+    rubric: Mapping[str, JSON] | None = None
+    rubric_at: Mapping[tuple[str | int, ...], Position] = field(default_factory=dict)
+    #: The file's own ``skip``, ``xfail`` and ``marks`` (each case's ``marks`` include them).
+    marks: Marks = NO_MARKS
+    #: SHA-256 of the bytes read, so that a later write can tell whether the file changed.
+    digest: str = ""
+
+    def locate(self, where: tuple[str | int, ...]) -> Position:
+        """Where the part ``where`` of the rubric block is written (or its nearest parent)."""
+        while where not in self.rubric_at and where:
+            where = where[:-1]
+        return self.rubric_at.get(where, self.evaluator_at)
+
+
+def load_case_file(
+    path: Path, display: str, parser: type[Any] = PARSER, root: Path | None = None
+) -> CaseFile:
+    """Read and validate the case file at ``path``; ``display`` is how messages name it.
+
+    ``input_file`` paths are resolved beside the case file and must stay inside
+    ``root`` (the repository), when it is given.
+    """
+    return parse_case_file(
+        read_case_file(path, display), display, parser, InputFiles(path, display, root)
+    )
+
+
+def read_case_file(path: Path, display: str) -> bytes:
+    """The bytes of the case file at ``path``, or the error that names why not."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise CaseFileError(
+            display,
+            1,
+            1,
+            f"cannot be read: {exc.strerror or exc}; check the path and its permissions",
+        ) from None
+
+
+def digest_of(data: bytes) -> str:
+    """How :attr:`CaseFile.digest` names these bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def parse_case_file(
+    data: bytes,
+    display: str,
+    parser: type[Any] = PARSER,
+    files: InputFiles | None = None,
+    digest: str | None = None,
+) -> CaseFile:
+    """Validate a case file's bytes (``digest``: their :func:`digest_of`, when known)."""
+    try:
+        document = load_yaml(decode_text(data), parser, ends=False)
+    except StrictYAMLError as exc:
+        raise CaseFileError(display, exc.line, exc.col, exc.message) from None
+    case_file = _Validator(display, document, files).case_file()
+    return replace(case_file, digest=digest_of(data) if digest is None else digest)
+
+
+class InputFiles:
+    """Where the ``input_file`` paths of the case file at ``path`` lead, and whether they may."""
+
+    def __init__(self, path: Path, display: str, root: Path | None) -> None:
+        self.folder = path.parent
+        self.display_folder = os.path.dirname(display)
+        self.root = root.resolve() if root is not None else None
+
+    def resolve(self, value: str) -> tuple[Path, str, str, str | None]:
+        """The resolved path, its display name, its format, and a problem with it (or ``None``)."""
+        input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
+        if "\0" in value:
+            # No file system path can hold a NUL; os functions raise ValueError on it.
+            return (
+                Path(self.folder),
+                value.replace("\0", "\\0"),
+                input_format,
+                f"input_file {value!r} contains a NUL character, which no path can hold; remove it",
+            )
+        display = os.path.normpath(os.path.join(self.display_folder, value))
+        if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
+            return (
+                Path(value),
+                value,
+                input_format,
+                (f"input_file {value!r} is an absolute path; write it relative to the case file"),
+            )
+        try:
+            # Python 3.13's resolve() no longer raises for a symlink loop: ask stat, which does.
+            os.stat(self.folder / value)
+            path = (self.folder / value).resolve()
+            exists = path.is_file()
+            other = not exists and path.exists()  # a directory, a FIFO, a device
+        except FileNotFoundError:
+            path, exists, other = (self.folder / value).resolve(), False, False
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
+            loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
+            why = "it is a symlink loop" if loop else getattr(exc, "strerror", None) or str(exc)
+            return (
+                self.folder / value,
+                display,
+                input_format,
+                f"input_file {value!r} cannot be followed: {why}; point it at a real file",
+            )
+        if self.root is not None and not path.is_relative_to(self.root):
+            return (
+                path,
+                display,
+                input_format,
+                (
+                    f"input_file {value!r} leads outside the repository ({self.root}); "
+                    "keep ledgers inside it and write the path relative to the case file"
+                ),
+            )
+        if not input_format:
+            return (path, display, input_format, f"input_file {value!r} must end in {_FORMATS}")
+        if other:
+            return (
+                path,
+                display,
+                input_format,
+                f"input_file {value!r} is not a regular file ({display} is a directory, a FIFO "
+                "or a device); name the ledger file itself",
+            )
+        if not exists:
+            return (
+                path,
+                display,
+                input_format,
+                f"input_file {value!r} does not exist ({display}); check the path",
+            )
+        return path, display, input_format, None
+
+
+def _formats_text() -> str:
+    """``.json (the whole input), .jsonl or .csv (ledger rows)``, from the table."""
+    by_holding: dict[str, list[str]] = {}
+    for suffix, holds in INPUT_FORMATS.items():
+        by_holding.setdefault(holds, []).append(suffix)
+    return ", ".join(f"{' or '.join(suffixes)} ({holds})" for holds, suffixes in by_holding.items())
+
+
+_FORMATS = _formats_text()
+
+
+class _Validator:
+    def __init__(self, path: str, document: Document, files: InputFiles | None = None) -> None:
+        self.path = path
+        self.document = document
+        self.spans: Spans = document.spans
+        self.files = files or InputFiles(Path("x"), path, None)
+
+    def error(self, pos: Position, message: str) -> CaseFileError:
+        return CaseFileError(self.path, pos[0], pos[1], message)
+
+    def case_file(self) -> CaseFile:
+        document = self.document
+        top = document.value
+        if document.empty or (top is None and not document.problems):
+            raise self.error(
+                (1, 1), "the file is empty; a case file needs 'evaluator:' and 'cases:'"
+            )
+        cases_node = top.get("cases") if isinstance(top, dict) else None
+        case_problems, file_problems = self._split_problems(cases_node)
+        if file_problems:
+            first = file_problems[0]
+            raise self.error((first.line, first.col), first.message)
+        if not isinstance(top, dict):
+            raise self.error(
+                (1, 1),
+                f"a case file must be a mapping with 'evaluator:' and 'cases:', not {describe(top)}; "
+                "start the file with 'evaluator: <name>' and 'cases:'",
+            )
+        keys = self.spans.keys[id(top)]
+        for key, (key_at, _) in keys.items():
+            if key not in FILE_KEYS:
+                raise self.error(key_at, _unknown_key(key, FILE_KEYS, "a top-level key"))
+        evaluator = top.get("evaluator")
+        if "evaluator" not in top:
+            raise self.error(
+                self.spans.start[id(top)],
+                "'evaluator:' is missing; name the evaluator, e.g. 'evaluator: reason'",
+            )
+        evaluator_at = keys["evaluator"][1]
+        if not isinstance(evaluator, str) or not evaluator.strip():
+            raise self.error(
+                evaluator_at,
+                f"'evaluator' must be an evaluator's name, not {describe(evaluator)}; "
+                "write e.g. 'evaluator: reason'",
+            )
+        description = top.get("description")
+        if description is not None and not isinstance(description, str):
+            raise self.error(
+                keys["description"][1],
+                f"'description' must be text, not {describe(description)}; quote it or remove it",
+            )
+        if "cases" not in top:
+            raise self.error(
+                self.spans.start[id(top)],
+                "'cases:' is missing; add 'cases:' with a list of cases (it may be empty: 'cases: []')",
+            )
+        if not isinstance(cases_node, list):
+            raise self.error(
+                keys["cases"][1],
+                f"'cases' must be a list of cases, not {describe(cases_node)}; "
+                "write each case as an item starting with '- id: ...'",
+            )
+        rubric = top.get("rubric")
+        rubric_at: dict[tuple[str | int, ...], Position] = {}
+        if "rubric" in top:
+            if not isinstance(rubric, dict):
+                raise self.error(
+                    keys["rubric"][1],
+                    f"'rubric' must be a mapping that configures the evaluator, not {describe(rubric)}; "
+                    "write e.g. 'rubric: {required: [title, source, author]}'",
+                )
+            self._positions(rubric, (), keys["rubric"][1], rubric_at)
+        file_marks, mark_problems = read_marks(top, self.spans, self.error)
+        if mark_problems:
+            raise mark_problems[0]
+        cases = self._cases(cases_node, case_problems, file_marks)
+        return CaseFile(
+            self.path,
+            evaluator,
+            evaluator_at,
+            description,
+            cases,
+            rubric if isinstance(rubric, dict) else None,  # absent: checked above
+            rubric_at,
+            file_marks,
+        )
+
+    def _positions(
+        self,
+        value: JSON,
+        where: tuple[str | int, ...],
+        at: Position,
+        out: dict[tuple[str | int, ...], Position],
+    ) -> None:
+        """Record where each part of a (small) block is written."""
+        out[where] = at
+        if isinstance(value, dict):
+            for key, (_, value_at) in self.spans.keys[id(value)].items():
+                self._positions(value[key], (*where, key), value_at, out)
+        elif isinstance(value, list):
+            for index, item_at in enumerate(self.spans.items[id(value)]):
+                self._positions(value[index], (*where, index), item_at, out)
+
+    def _split_problems(self, cases_node: JSON) -> tuple[dict[int, list[Problem]], list[Problem]]:
+        """Assign each YAML problem to the case it lies in; the rest spoil the file."""
+        by_case: dict[int, list[Problem]] = {}
+        rest: list[Problem] = []
+        if not self.document.problems:
+            return by_case, rest
+        items = self.spans.items.get(id(cases_node), []) if isinstance(cases_node, list) else []
+        for problem in self.document.problems:
+            index = _containing_case(cases_node, items, self.spans, (problem.line, problem.col))
+            if index is None:
+                rest.append(problem)
+            else:
+                by_case.setdefault(index, []).append(problem)
+        return by_case, rest
+
+    def _cases(
+        self, cases: list[JSON], yaml_problems: dict[int, list[Problem]], file_marks: Marks
+    ) -> tuple[Case, ...]:
+        positions = self.spans.items[id(cases)]
+        block_list = id(cases) not in self.spans.flow
+        seen: dict[str, int] = {}
+        out = []
+        for index, raw in enumerate(cases):
+            at = positions[index]
+            problems = [
+                self.error((p.line, p.col), p.message) for p in yaml_problems.get(index, ())
+            ]
+            if not isinstance(raw, dict):
+                problems.append(
+                    self.error(
+                        at,
+                        f"a case must be a mapping with id, input and expected, not {describe(raw)}; "
+                        "write '- id: ...' with 'input:' and 'expected:' beneath it",
+                    )
+                )
+                out.append(Case("", index, at[0], at[1], {}, {}, tuple(problems), marks=file_marks))
+                continue
+            name, id_problem = self._case_id(raw, index, at, seen)
+            if id_problem is not None:
+                problems.append(id_problem)
+            marks = file_marks
+            missing_expected = None
+            if not problems:  # a refused YAML value would only echo here as a wrong type
+                problems.extend(self._case_keys(raw, at))
+                if "expected" not in raw:
+                    missing_expected = self.error(
+                        at,
+                        "the case has no 'expected'; add 'expected:' with the exact expected "
+                        "answer as a mapping, or run 'pytest --rubric-update=new' to write the "
+                        "evaluator's answer there",
+                    )
+                    problems.append(missing_expected)
+                elif raw["expected"] is None:  # 'expected:' left empty is not an answer yet
+                    missing_expected = self.error(
+                        self.spans.keys[id(raw)]["expected"][0],
+                        "the case's 'expected' is empty; write the exact expected answer "
+                        "under it as a mapping, or run 'pytest --rubric-update=new' to write "
+                        "the evaluator's answer there",
+                    )
+                    problems.append(missing_expected)
+                case_marks, mark_problems = read_marks(raw, self.spans, self.error)
+                problems.extend(mark_problems)
+                marks = case_marks.under(file_marks)
+            case_input = raw.get("input")
+            expected = raw.get("expected")
+            input_file: Path | None = None
+            input_file_display = input_format = input_file_text = ""
+            written_file = raw.get("input_file")
+            if problems in ([], [missing_expected]) and isinstance(written_file, str):
+                input_file_text = written_file
+                input_file, input_file_display, input_format, file_problem = self.files.resolve(
+                    written_file
+                )
+                if file_problem is not None:
+                    problems.append(
+                        self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
+                    )
+            out.append(
+                Case(
+                    name,
+                    index,
+                    at[0],
+                    at[1],
+                    pack(case_input if isinstance(case_input, dict) else {}),
+                    pack(expected if isinstance(expected, dict) else {}),
+                    tuple(problems),
+                    input_file,
+                    input_file_display,
+                    input_format,
+                    marks,
+                    missing_expected,
+                    (
+                        (at[0], positions[index + 1][0] if index + 1 < len(positions) else 0)
+                        if block_list
+                        else None
+                    ),
+                    self._row_lines(case_input),
+                    input_file_text,
+                )
+            )
+        return _fallback_names(out)
+
+    def _row_lines(self, case_input: object) -> tuple[int, ...]:
+        rows = case_input.get("rows") if isinstance(case_input, dict) else None
+        if not isinstance(rows, list):
+            return ()
+        return tuple(line for line, _ in self.spans.items.get(id(rows), ()))
+
+    def _case_id(
+        self, case: dict[str, JSON], index: int, at: Position, seen: dict[str, int]
+    ) -> tuple[str, CaseFileError | None]:
+        fallback = ""  # named by _fallback_names once every usable ID is known
+        if "id" not in case:
+            return fallback, self.error(at, "the case has no 'id'; add 'id: <a unique name>'")
+        id_at = self.spans.keys[id(case)]["id"][1]
+        case_id = case["id"]
+        if not isinstance(case_id, str):
+            quoted = "'<a unique name>'"
+            if isinstance(case_id, (int, float)) and not isinstance(case_id, bool):
+                shown = int_text(case_id) if isinstance(case_id, int) else str(case_id)
+                if shown.isascii() and " " not in shown:  # not an abbreviated huge integer
+                    quoted = f"'{shown}'"
+            return fallback, self.error(
+                id_at, f"a case id must be text, not {describe(case_id)}; write id: {quoted}"
+            )
+        if not case_id.strip():
+            return fallback, self.error(id_at, "a case id must not be blank; name the case")
+        if case_id != case_id.strip():
+            return fallback, self.error(
+                id_at,
+                f"case id {case_id!r} has leading or trailing whitespace; write {case_id.strip()!r}",
+            )
+        for part in _FORBIDDEN_ID_PARTS:
+            if part in case_id:
+                return fallback, self.error(
+                    id_at,
+                    f"case id {case_id!r} contains {part!r}, which would break its pytest node ID; "
+                    "use letters, digits, '-', '_' or '.'",
+                )
+        if escape_controls(case_id) != case_id:
+            return fallback, self.error(
+                id_at,
+                f"case id {escape_controls(case_id)!r} contains a control or direction-changing "
+                "character, which would reach terminals and reports raw; "
+                "use letters, digits, '-', '_' or '.'",
+            )
+        if case_id in seen:
+            return fallback, self.error(
+                id_at,
+                f"case id {case_id!r} is already used by the case at line {seen[case_id]}; "
+                "give each case a unique id",
+            )
+        seen[case_id] = at[0]
+        return case_id, None
+
+    def _case_keys(self, case: dict[str, JSON], at: Position) -> list[CaseFileError]:
+        problems = []
+        keys = self.spans.keys[id(case)]
+        for key, (key_at, _) in keys.items():
+            if key not in CASE_KEYS:
+                problems.append(self.error(key_at, _unknown_key(key, CASE_KEYS, "a case key")))
+        note = case.get("note")
+        if note is not None and not isinstance(note, str):
+            problems.append(
+                self.error(
+                    keys["note"][1],
+                    f"'note' must be text, not {describe(note)}; quote it or remove it",
+                )
+            )
+        if "input" in case and "input_file" in case:
+            problems.append(
+                self.error(
+                    keys["input_file"][0],
+                    "the case has both 'input' and 'input_file'; keep one of them",
+                )
+            )
+        if "input_file" in case:
+            value = case["input_file"]
+            if not isinstance(value, str) or not value.strip():
+                problems.append(
+                    self.error(
+                        keys["input_file"][1],
+                        f"'input_file' must be a path, not {describe(value)}; "
+                        "write e.g. 'input_file: ledgers/week-47.jsonl'",
+                    )
+                )
+        for key, what in (
+            ("input", "the evaluator's input"),
+            ("expected", "the exact expected answer"),
+        ):
+            if key == "input" and "input_file" in case:
+                continue
+            if key == "expected" and case.get(key) is None:
+                continue  # its own problem, which --rubric-update=new can fix (see _cases)
+            if key not in case:
+                problems.append(
+                    self.error(
+                        at, f"the case has no '{key}'; add '{key}:' with {what} as a mapping"
+                    )
+                )
+            elif not isinstance(case[key], dict):
+                problems.append(
+                    self.error(
+                        keys[key][1],
+                        f"'{key}' must be a mapping ({what}), not {describe(case[key])}; "
+                        f"write '{key}:' followed by indented keys, or {{...}}",
+                    )
+                )
+        return problems
+
+
+def _fallback_names(cases: list[Case]) -> tuple[Case, ...]:
+    """Name each case without a usable ID ``cases.N`` (N its index in ``cases:``).
+
+    The name must survive as a pytest node ID on every supported pytest: pytest 9
+    reads ``name[...]`` as parameters, so ``cases[1]`` would not rerun with
+    ``--lf``; ``::`` splits node IDs. A dot is safe for ``--lf``, ``--deselect``
+    and ``-k``. A real ID may look the same, so one that does wins and the
+    fallback grows a ``_`` until it is unique within the file.
+    """
+    taken = {case.name for case in cases if case.name}
+    named = []
+    for case in cases:
+        if not case.name:
+            name = f"cases.{case.index}"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            case = replace(case, name=name)
+        named.append(case)
+    return tuple(named)
+
+
+def _containing_case(
+    cases: JSON, items: Sequence[Position], spans: Spans, at: Position
+) -> int | None:
+    """The index of the case whose text contains ``at``, if any."""
+    if not isinstance(cases, list) or not items:
+        return None
+    end = spans.end.get(id(cases))
+    if end is None or at < items[0] or at >= end:
+        return None
+    # Cases are in document order: the last one starting at or before ``at``.
+    low, high = 0, len(items)
+    while low < high:
+        middle = (low + high) // 2
+        if items[middle] <= at:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1
+
+
+def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else f"use one of: {', '.join(known)}"
+    return f"'{key}' is not {what}; {hint}"

@@ -1,0 +1,104 @@
+"""Files this package writes, written whole or not at all, and why a path cannot be.
+
+Every output (the report, the page, the schema, a merge, a case file edited by
+``--rubric-update``) goes through here: a temporary file beside the target,
+flushed, then renamed over it, so readers see the old file or the new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from pytest_rubric.core.errors import ReportWriteError
+
+
+def write_text_atomically(path: Path, text: str, *, what: str) -> None:
+    """Write ``text`` to ``path`` (through a symlink, to its target) so that readers see
+    the old file or the new one, never a part. Raises :class:`ReportWriteError` with a
+    one-line reason naming ``what`` was not written; nothing is left behind."""
+    write_with(path, what, lambda stream: stream.write(text))
+
+
+def write_with(path: Path, what: str, fill: Callable[[TextIO], object]) -> None:
+    """As :func:`write_text_atomically`, the text written by ``fill`` into a stream."""
+    target = Path(os.path.realpath(path))
+    temporary: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(
+            prefix=".rubric-report-", suffix=".tmp", dir=target.parent
+        )
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            fill(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if os.path.exists(target) and not os.path.isfile(target):
+            raise ReportWriteError(
+                f"{what} was not written to {path}: it is no longer a regular file"
+            )
+        os.replace(temporary, target)
+        temporary = None
+    except (OSError, ValueError, TypeError, OverflowError) as exc:
+        raise ReportWriteError(f"{what} was not written to {path}: {os_reason(exc)}") from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+def write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` (through a symlink) so that readers see the old
+    bytes or the new ones, never a part; its permissions are kept."""
+    target = Path(os.path.realpath(path))
+    mode = target.stat().st_mode & 0o7777
+    handle, temporary = tempfile.mkstemp(prefix=".rubric-update-", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def path_problem(value: str, option: str, example: str) -> str | None:
+    """Why ``option``'s output path ``value`` cannot be written, or ``None``; ``example``
+    is the file name suggested instead."""
+    if not value.strip():
+        return f"give a file name, e.g. {option}={example}"
+    try:
+        target = Path(os.path.realpath(value))  # a symlink is written through, as --junitxml does
+        try:
+            mode = target.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
+            return f"{value} is a directory; give a file name, e.g. {Path(value) / example}"
+        if mode is not None and not stat.S_ISREG(mode):
+            return f"{value} is not a regular file (a device, FIFO or socket); give a file name"
+        folder = target.parent
+        while not folder.exists():  # missing folders are created, as --junitxml does
+            folder = folder.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            return f"cannot write {value}: {folder} is not a writable folder; choose a path you can write"
+    except (OSError, ValueError) as exc:
+        shown = value if len(value) <= 80 else f"{value[:60]}…"
+        return f"cannot write {shown!r}: {os_reason(exc)}; choose another path"
+    return None
+
+
+def os_reason(exc: BaseException) -> str:
+    """An error as a short lower-case reason (``permission denied``)."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return os.strerror(exc.errno).lower()
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,219 @@
+"""``--rubric-update``'s decisions: which cases write their answer, and what each case
+file becomes once they are written.
+
+A case decides where it runs (a pytest-xdist worker too) whether its answer is to be
+written, and tries the edit on its case file as collected
+(:func:`pytest_rubric.editing.edits.check`, which reads only the case's own lines): an
+answer that cannot be written makes the case a case error before pytest reports it, so
+pytest's counts, JUnit XML and the rubric report all say so. Its payload carries the
+write, with the case's edited lines, to the run that gathers it, which writes each case
+file once, at the end (:func:`write_file`): it checks that the file has not changed on
+disk, splices in its cases' lines (:func:`pytest_rubric.editing.edits.splice`; a file
+whose cases could not be edited line by line is edited whole with
+:func:`pytest_rubric.editing.edits.rewrite`) and replaces it atomically, so ``-n 2``
+writes exactly the bytes a serial run writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_rubric.casefiles.loader import Case
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.files import write_bytes_atomically
+from pytest_rubric.core.jsonvalues import plain
+from pytest_rubric.editing.edits import (
+    Part,
+    UpdateRefused,
+    Write,
+    check,
+    rewrite,
+    splice,
+    unwritable,
+)
+from pytest_rubric.reports.records import Payload, PendingWrite, UpdateRecord
+from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+
+#: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
+CI_VARIABLES = (
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "BUILDKITE",
+    "TF_BUILD",
+    "JENKINS_URL",
+    "TEAMCITY_VERSION",
+)
+
+
+def ci_variable(environ: Mapping[str, str]) -> str | None:
+    """The variable that says this run is in CI, shown as ``NAME=value``, or ``None``."""
+    ci = environ.get("CI")
+    if ci is not None and ci.strip().lower() not in ("", "0", "false"):
+        return f"CI={ci}"
+    for name in CI_VARIABLES:
+        if name in environ:
+            return f"{name}={environ[name]}"
+    return None
+
+
+def fillable(case: Case, mode: str | None) -> bool:
+    """Whether ``case`` has no ``expected`` as its only problem, and the run fills it."""
+    return (
+        mode is not None
+        and case.marks.xfail is None
+        and case.missing_expected is not None
+        and case.problems == (case.missing_expected,)
+    )
+
+
+def to_write(
+    case: Case,
+    result: CaseOutcome,
+    mode: str | None,
+    *,
+    filled: bool,
+    path: Path | None = None,
+    digest: str = "",
+) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
+    """The outcome to report, the write ``case`` asks for (``None`` for none), and
+    its edited lines (``None`` when the file is to be edited whole at the end).
+
+    A written case matches its new ``expected``. Only a case that ran its evaluator
+    to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
+    With ``path`` (its case file, whose bytes were collected with SHA-256 ``digest``),
+    the write is made and read back on the file as it is now, where the case runs: a
+    write that cannot be made is a case error saying why, decided before pytest reports
+    the case, so pytest's counts, JUnit XML and the rubric report agree.
+    """
+    if mode is None or case.marks.xfail is not None or not result.evaluated:
+        return result, None, None
+    answer = result.actual
+    if not isinstance(answer, dict) or not (
+        filled or (mode == "all" and result.outcome == MISMATCHED)
+    ):
+        return result, None, None
+    problem = unwritable(answer)
+    if problem is None and not json_equal(plain(answer), answer):
+        # No transport to a pytest-xdist controller holds it as it is.
+        problem = "its answer holds a value no case file can hold"
+    part = None
+    if problem is None and path is not None:
+        write = Write(case.index, case.name, answer, created=filled)
+        problem, part = _try(path, digest, case, write)
+    if problem is not None:
+        problem = f"its answer cannot be written into the case file: {problem}"
+        return (
+            dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(problem,)),
+            None,
+            None,
+        )
+    before = None if filled else plain(case.expected)
+    written = dataclasses.replace(result, case=case.with_expected(answer), outcome=MATCHED)
+    return written, {"before": before, "after": answer}, part
+
+
+def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
+    """Why ``write`` cannot be made in the case file at ``path`` (or ``None``), and
+    the case's edited lines."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"it cannot be read: {exc.strerror or exc}; check it, then run again", None
+    if hashlib.sha256(data).hexdigest() != digest:
+        return (
+            "it changed on disk since it was collected; run again to write the answers "
+            "into the current file"
+        ), None
+    try:
+        return None, check(data, write, case.lines, (case.input, case.expected))
+    except UpdateRefused as exc:
+        return str(exc), None
+
+
+def pending_write(
+    *, path: Path, digest: str, case: Case, update: UpdateRecord, part: Part | None
+) -> PendingWrite:
+    return {
+        "path": str(path),
+        "digest": digest,
+        "index": case.index,
+        "name": case.name,
+        "after": update["after"],
+        "created": update["before"] is None,
+        "part": (
+            None if part is None else {"first": part.first, "after": part.after, "text": part.text}
+        ),
+    }
+
+
+@dataclasses.dataclass(slots=True)
+class FileResult:
+    """What became of one case file's writes: its diff and counts, or why it was refused."""
+
+    display: str
+    diff: list[str] = dataclasses.field(default_factory=list)
+    written: int = 0
+    created: int = 0
+    refused: str | None = None
+    #: The cases whose answers were to be written (reported as passed) when refused.
+    cases: int = 0
+
+
+def write_file(path: Path, display: str, payloads: list[Payload]) -> FileResult:
+    """Write the answers ``payloads`` carry into the case file at ``path`` (named
+    ``display`` in messages), all or none: refused when the file changed on disk since
+    its cases were collected. Each case's edited lines are spliced in where every case
+    of the file could be edited alone; otherwise the file is edited whole."""
+    result = FileResult(display)
+    # The same case collected twice (through a symlink too) is written once.
+    pending = sorted(
+        {
+            payload["write"]["index"]: payload["write"]
+            for payload in payloads
+            if "write" in payload
+        }.values(),
+        key=lambda write: write["index"],
+    )
+    digests = {write["digest"] for write in pending}
+    writes = [
+        Write(write["index"], write["name"], _mapping(write["after"]), write["created"])
+        for write in pending
+    ]
+    # Each case's lines, edited and read back where it ran (none: edit the file whole).
+    edits = [
+        (write, Part(**part))
+        for write, part in zip(writes, (write.get("part") for write in pending), strict=True)
+        if part is not None
+    ]
+    try:
+        data = path.read_bytes()
+        if len(digests) != 1 or hashlib.sha256(data).hexdigest() not in digests:
+            raise UpdateRefused(
+                "it changed on disk since it was collected; run again to write the "
+                "answers into the current file"
+            )
+        new = splice(data, edits) if len(edits) == len(writes) else rewrite(data, writes)
+        if new != data:
+            write_bytes_atomically(path, new)
+    except UpdateRefused as exc:
+        result.refused = f"nothing was written: {exc}"
+        return result
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        result.refused = f"nothing was written: {why}"
+        return result
+    old_lines = data.decode("utf-8-sig").splitlines()
+    new_lines = new.decode("utf-8-sig").splitlines()
+    result.diff = list(difflib.unified_diff(old_lines, new_lines, display, display, lineterm=""))
+    result.written = len(writes)
+    result.created = sum(write.created for write in writes)
+    return result
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,183 @@
+"""The built-in evaluators, registered through the same hook as anyone else's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+
+from pytest_rubric.core.evaluator import Evaluator, Summary
+from pytest_rubric.core.jsonvalues import JSON, escape_controls, show
+from pytest_rubric.evaluators import (
+    evaluate_agreement,
+    evaluate_reason,
+    explain_agreement,
+    explain_reason,
+)
+from pytest_rubric.evaluators.agreement import (
+    IDENTITY_ERROR,
+    LABEL_ERROR,
+    review_rows,
+    tally_blocks,
+    tally_rows,
+)
+from pytest_rubric.evaluators.reason import (
+    INVALID,
+    REQUIRED_FIELDS,
+    declared_codes,
+    evaluate_required,
+    explain_required,
+    parse_required,
+)
+from pytest_rubric.hookspecs import hookimpl
+
+#: How many disagreement IDs a ledger's summary line shows.
+MAX_IDS = 10
+
+
+def reason_answers(codes: Sequence[str]) -> dict[str, JSON]:
+    """The JSON Schema of ``reason``'s answers when its declared codes are ``codes``."""
+    return {
+        "oneOf": [
+            {
+                "description": "A valid record: what the rubric implies, and whether the record agrees.",
+                "type": "object",
+                "required": ["expectedPass", "expectedReasons", "coherent"],
+                "additionalProperties": False,
+                "properties": {
+                    "expectedPass": {
+                        "description": "Whether the fields pass the rubric.",
+                        "type": "boolean",
+                    },
+                    "expectedReasons": {
+                        "description": "The codes the fields imply, sorted.",
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {"enum": list(codes)},
+                    },
+                    "coherent": {
+                        "description": "Whether the recorded pass and reasons both match.",
+                        "type": "boolean",
+                    },
+                },
+            },
+            {
+                "description": "A field or pass that is not a boolean, an undeclared or repeated "
+                "code, or a broken shape.",
+                "type": "object",
+                "required": ["status"],
+                "additionalProperties": False,
+                "properties": {"status": {"const": INVALID}},
+            },
+        ]
+    }
+
+
+def _configure_reason(block: Mapping[str, JSON]) -> Evaluator:
+    """``reason`` with the required fields a case file's ``rubric:`` block names."""
+    required = parse_required(block)
+    return Evaluator(
+        name="reason",
+        description=f"reason with required fields {', '.join(required)} "
+        f"(codes {', '.join(declared_codes(required))})",
+        evaluate=partial(evaluate_required, required=required),
+        codes=(INVALID,),
+        explain=partial(explain_required, required=required),
+        answer_schema=reason_answers(declared_codes(required)),
+        reads_input_only=True,
+    )
+
+
+REASON = Evaluator(
+    name="reason",
+    description="Are a recorded pass/fail and its reason codes coherent with the field evidence? "
+    "(title and source, or the fields of a 'rubric: {required: [...]}' block)",
+    evaluate=evaluate_reason,
+    codes=(INVALID,),
+    explain=explain_reason,
+    configure=_configure_reason,
+    answer_schema=reason_answers(declared_codes(REQUIRED_FIELDS)),
+    reads_input_only=True,
+)
+
+
+def ledger_line(answer: JSON) -> str | None:
+    """A ledger's line in the rubric summary: matrix, agreement/total, disagreement IDs."""
+    matrix = answer.get("matrix") if isinstance(answer, Mapping) else None
+    if not isinstance(answer, Mapping) or not isinstance(matrix, Mapping):
+        return None  # an error answer: its case's outcome says enough
+    cells = ", ".join(f"{escape_controls(str(key))} {show(value)}" for key, value in matrix.items())
+    ids = answer.get("disagreements")
+    ids = ids if isinstance(ids, list) else []
+    shown = ", ".join(
+        escape_controls(case_id) if isinstance(case_id, str) else show(case_id)
+        for case_id in ids[:MAX_IDS]
+    )
+    if len(ids) > MAX_IDS:
+        shown += f", and {len(ids) - MAX_IDS} more"
+    return (
+        f"{cells}; agreement {show(answer.get('agreement'))}/{show(answer.get('total'))}; "
+        f"disagreements: {shown or 'none'}"
+    )
+
+
+_COUNT: dict[str, JSON] = {"type": "integer", "minimum": 0}
+
+AGREEMENT_ANSWERS: dict[str, JSON] = {
+    "oneOf": [
+        {
+            "description": "A valid ledger: the 2x2 matrix, agreement over total, "
+            "disagreement IDs in row order.",
+            "type": "object",
+            "required": ["matrix", "agreement", "total", "disagreements"],
+            "additionalProperties": False,
+            "properties": {
+                "matrix": {
+                    "description": "Rows by label pair: both true, both false, only a, only b.",
+                    "type": "object",
+                    "required": ["bothPass", "bothFail", "aOnly", "bOnly"],
+                    "additionalProperties": False,
+                    "properties": {
+                        key: _COUNT for key in ("bothPass", "bothFail", "aOnly", "bOnly")
+                    },
+                },
+                "agreement": {"description": "Rows where a and b agree.", **_COUNT},
+                "total": {"description": "Rows in the ledger.", **_COUNT},
+                "disagreements": {
+                    "description": "IDs of the rows where a and b differ, in row order.",
+                    "type": "array",
+                    "uniqueItems": True,
+                    "items": {"type": "string"},
+                },
+            },
+        },
+        {
+            "description": "A row without a unique non-blank text id, or with a label "
+            "that is not a boolean.",
+            "type": "object",
+            "required": ["error"],
+            "additionalProperties": False,
+            "properties": {"error": {"enum": [IDENTITY_ERROR, LABEL_ERROR]}},
+        },
+    ]
+}
+
+AGREEMENT = Evaluator(
+    name="agreement",
+    description="Two graders' Boolean labels per case ID: "
+    "2x2 matrix, agreement/total, disagreement IDs.",
+    evaluate=evaluate_agreement,
+    codes=(IDENTITY_ERROR, LABEL_ERROR),
+    explain=explain_agreement,
+    stream=tally_rows,
+    summary=Summary("agreement ledgers", ledger_line),
+    review=review_rows,
+    answer_schema=AGREEMENT_ANSWERS,
+    tally_blocks=tally_blocks,
+    reads_input_only=True,
+)
+
+
+@hookimpl
+def rubric_evaluators() -> Sequence[Evaluator]:
+    return (REASON, AGREEMENT)

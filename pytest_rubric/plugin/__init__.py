@@ -1,0 +1,180 @@
+"""The pytest layer, as a table of contents: options, the run's objects, collection.
+
+The work is elsewhere: :mod:`pytest_rubric.plugin.items` (case files and cases as
+pytest nodes), :mod:`pytest_rubric.plugin.results` (records, summary, report) and
+:mod:`pytest_rubric.running.runner` (running one case, without pytest).
+
+Until a case file is collected, a run pays for the options and a look at each
+file's suffix only: the loader, YAML, the evaluators and their discovery are
+imported where first needed (``tests/test_plugin.py`` checks that a run of plain
+test modules imports none of them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_rubric.casefiles.suffixes import is_case_file
+from pytest_rubric.plugin.options import (
+    DEFAULT_REVIEW_ROWS,
+    html_path,
+    report_path,
+    review_rows,
+    schema_path,
+    update_mode,
+)
+from pytest_rubric.plugin.results import register
+from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
+
+if TYPE_CHECKING:
+    from pytest_rubric.plugin.items import RubricFile
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rubric", "rubric case files (pytest-rubric)")
+    group.addoption(
+        "--rubric-evaluators",
+        action="store_true",
+        dest="rubric_evaluators",
+        default=False,
+        help="show the registered rubric evaluators and where each comes from, then exit",
+    )
+    group.addoption(
+        "--rubric-report",
+        action="store",
+        dest="rubric_report",
+        metavar="PATH",
+        default=None,
+        type=report_path,
+        help="write a JSON report with a record per rubric case (input, expected, actual, "
+        "evidence) to PATH",
+    )
+    group.addoption(
+        "--rubric-html",
+        action="store",
+        dest="rubric_html",
+        metavar="PATH",
+        default=None,
+        type=html_path,
+        help="write a review page (one self-contained HTML file: agreement ledgers with their "
+        "disagreement rows, mismatches and case errors) to PATH at the end of the run",
+    )
+    group.addoption(
+        "--rubric-review-rows",
+        action="store",
+        dest="rubric_review_rows",
+        metavar="N",
+        default=DEFAULT_REVIEW_ROWS,
+        type=review_rows,
+        help=f"keep at most N rows to review per ledger (its disagreements) in --rubric-report "
+        f"and --rubric-html, counting the rest (default {DEFAULT_REVIEW_ROWS})",
+    )
+    group.addoption(
+        "--rubric-schema",
+        action="store",
+        dest="rubric_schema",
+        metavar="PATH",
+        default=None,
+        type=schema_path,
+        help="write a JSON Schema of this project's case files (its evaluators and their "
+        "answers, for editors) to PATH, then exit",
+    )
+    group.addoption(
+        "--rubric-update",
+        action="store",
+        dest="rubric_update",
+        metavar="new|all",
+        default=None,
+        type=update_mode,
+        help="write each selected case's answer into its case file as its expected: 'new' "
+        "fills cases without one, 'all' also rewrites mismatching ones (refused in CI)",
+    )
+    group.addoption(
+        "--rubric-update-in-ci",
+        action="store_true",
+        dest="rubric_update_in_ci",
+        default=False,
+        help="let --rubric-update write case files even where CI variables are set",
+    )
+
+
+def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
+    if config.option.rubric_evaluators:
+        # As pytest's own --fixtures does: a session that collects (so that
+        # conftest files are loaded) and then shows, instead of running tests.
+        from _pytest.main import wrap_session
+
+        return wrap_session(config, _show_evaluators)
+    if config.option.rubric_schema is not None:
+        from _pytest.main import wrap_session
+
+        return wrap_session(config, _write_schema)
+    return None
+
+
+def _show_evaluators(config: pytest.Config, session: pytest.Session) -> int:
+    from pytest_rubric.core.errors import RegistrationError
+    from pytest_rubric.reports.failure import format_evaluators
+
+    session.perform_collect()
+    try:
+        entries = discovery_of(config).entries()
+    except RegistrationError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    writer = config.get_terminal_writer()
+    writer.line()
+    writer.sep("-", f"rubric evaluators ({len(entries)})")
+    writer.line(format_evaluators(entries))
+    return 0
+
+
+def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
+    from pytest_rubric.core.errors import RegistrationError, ReportWriteError
+    from pytest_rubric.reports.jsonreport import write_atomically
+    from pytest_rubric.reports.schema import AnswerSchemaError, describe, project_schema
+
+    session.perform_collect()  # conftest evaluators are found as collection reaches them
+    path = config.option.rubric_schema
+    try:
+        entries = discovery_of(config).entries()
+        write_atomically(Path(path), project_schema(entries), what="the rubric schema")
+    except (RegistrationError, AnswerSchemaError, ReportWriteError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+    writer = config.get_terminal_writer()
+    writer.line()
+    writer.sep("-", "rubric schema")
+    writer.line(describe(entries, path))
+    return 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.rubric_update is not None:
+        from pytest_rubric.plugin.update import refuse_in_ci
+
+        refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
+    feed = PluginFeed(config.rootpath)
+    config.stash[feed_key] = feed
+    config.pluginmanager.register(feed, "rubric-plugin-feed")
+    # Plugins, entry points and the conftests loaded so far are known now: a broken
+    # one stops the run before collection (conftests found later fail their case files).
+    if feed.needed():
+        problems = feed.discovery().problems()
+        if problems:
+            raise pytest.UsageError("\n".join(problems))
+    run = register(config)
+    if config.option.rubric_update is not None:
+        from pytest_rubric.plugin.update import register as register_update
+
+        register_update(config, run.cases, is_worker=run.is_worker)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile | None:
+    if is_case_file(file_path):
+        from pytest_rubric.plugin.items import RubricFile
+
+        return RubricFile.from_parent(parent, path=file_path)
+    return None

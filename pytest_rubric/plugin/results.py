@@ -1,0 +1,339 @@
+"""The run's rubric results: a payload on each case's test report, gathered into one
+record per case (a pytest-xdist controller receives its workers' reports here
+too), then summarised in the terminal and written to ``--rubric-report``.
+
+Until a case file is collected (a pytest-xdist controller: until a case's report
+arrives) the hooks here return at once, importing nothing more.
+
+Nothing here may raise into pytest: under pytest-xdist a worker's internal error
+ends as exit 0, so a hook that raised could turn a failing case into a pass.
+Every hook body is guarded, and a case whose record cannot be made fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Generator, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_rubric.casefiles.suffixes import SUFFIXES
+from pytest_rubric.core.errors import ReportWriteError
+from pytest_rubric.plugin.state import wants_full_records
+
+if TYPE_CHECKING:
+    from pytest_rubric.plugin.items import RubricItem
+    from pytest_rubric.reports.records import Payload, ShardRecord, SuiteRecord
+
+#: The key of the suite a pytest-xdist worker collected, in its ``workeroutput``.
+_WORKER_SUITE = "rubric_suite"
+
+
+class RubricRun:
+    """Registered once per run; pytest calls its hooks."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.report_path: str | None = config.option.rubric_report
+        self.cases: dict[str, Payload] = {}
+        self.write_error: str | None = None
+        self.hook_errors: list[str] = []
+        # Workers only run cases; their controller summarises and writes.
+        self.is_worker = hasattr(config, "workerinput")
+        self._hidden: list[Any] | None = None
+        # Rubric node IDs before any deselection, then the suite once collection ends.
+        self._collected: list[str] | None = None
+        self.suite: SuiteRecord | None = None
+
+    # -- where cases are collected (serial run or xdist worker) ---------------------
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_collection_modifyitems(
+        self, items: list[pytest.Item]
+    ) -> Generator[None, None, None]:
+        # Before every other plugin's turn: -k, -m, --deselect, --lf, pytest-split
+        # and pytest-shard all deselect inside this hook.
+        try:
+            self._collected = [item.nodeid for item in _rubric_items(items)]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+        return (yield)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if self._collected is None:
+            return
+        if not self._collected and self.report_path is None and not self.config.option.rubric_html:
+            return  # no case was collected, and no report or page says so
+        try:
+            from pytest_rubric.reports.records import suite_record
+
+            selected = len(_rubric_items(session.items))
+            self.suite = suite_record(self._collected, selected)
+            if self.is_worker:  # sent to the controller when the worker finishes
+                self.config.workeroutput[_WORKER_SUITE] = self.suite  # type: ignore[attr-defined]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    def pytest_unconfigure(self) -> None:
+        # What the run kept of its cases is of no more use: freed now, not walked by
+        # pytest's last collection of the garbage collector.
+        self.cases = {}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """A pytest-xdist controller collects nothing: its workers say what they collected
+        (every worker collects the same suite)."""
+        try:
+            suite = getattr(node, "workeroutput", {}).get(_WORKER_SUITE)
+            if self.suite is None and isinstance(suite, dict):
+                self.suite = suite  # type: ignore[assignment]
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    # -- on the machine that runs a case -------------------------------------------
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        kind = _rubric_item_type()
+        if kind is not None and isinstance(item, kind):
+            from pytest_rubric.plugin.payloads import payload_of, unrecorded
+
+            try:
+                payload = payload_of(item, report, full=wants_full_records(self.config))
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # never lose the case: fail it, saying why
+                payload = unrecorded(item, report, exc)
+            if report.when == "call":
+                # Its report is made: the answer lives on in the payload, not on the item
+                # (kept by pytest until the session ends). A rerun sets them again.
+                item.result = item.update = None
+            if payload is not None:
+                # A plain JSON attribute travels with the report to an xdist controller.
+                report.rubric = payload  # type: ignore[attr-defined]
+        return report
+
+    # -- where the run is gathered (serial run or xdist controller) ------------
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        try:
+            self._gather(report)
+        except Exception as exc:
+            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    def _gather(self, report: pytest.TestReport) -> None:
+        if report.when == "setup":
+            # Each attempt starts anew (pytest-rerunfailures): the last one counts.
+            self.cases.pop(report.nodeid, None)
+        payload: Payload | None = getattr(report, "rubric", None)
+        if payload is None:
+            path, sep, _ = report.nodeid.partition("::")
+            if not (report.failed and sep and path.endswith(SUFFIXES)):
+                return  # not a case whose run was lost (pytest-xdist)
+            if report.nodeid in self.cases:
+                return
+            from pytest_rubric.plugin.payloads import lost
+
+            payload = lost(report)
+        if payload is None:
+            return
+        record = payload["record"]
+        known = self.cases.get(report.nodeid)
+        if report.when == "teardown" and known is not None:
+            # The case ran; its teardown failing makes it a case error too.
+            from pytest_rubric.reports.records import stopped
+
+            merged = stopped(known["record"], "case-error", record.get("problems", [""])[-1])
+            self.cases[report.nodeid] = {"record": merged, "summary": known["summary"]}
+            return
+        record["duration"] = round(report.duration, 6)
+        self.cases[report.nodeid] = payload
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        html_path: str | None = self.config.option.rubric_html
+        if (self.report_path is None and html_path is None) or self.is_worker:
+            return
+        options = self.config.option
+        if options.collectonly or options.rubric_evaluators:
+            return  # nothing ran: keep the report of the last run that did
+        try:
+            from pytest_rubric.core.version import version
+            from pytest_rubric.reports.jsonreport import document
+
+            data = document(
+                (payload["record"] for payload in self.cases.values()),
+                int(session.exitstatus),
+                version(),
+                suite=self.suite,
+                shard=shard_of(self.config.getoption),
+            )
+        except Exception as exc:
+            self.write_error = f"the rubric report was not made: {type(exc).__name__}: {exc}"
+            data = None
+        from pytest_rubric.core.files import write_text_atomically
+        from pytest_rubric.reports.jsonreport import write_report
+
+        if data is not None and self.report_path is not None:
+            path = Path(self.report_path)
+            self._write("the rubric report", lambda: write_report(path, data))
+        if data is not None and html_path is not None:
+            from pytest_rubric.reports.htmlpage import review_page
+
+            self._write(
+                "the rubric review page",
+                lambda: write_text_atomically(
+                    Path(html_path), review_page(data), what="the rubric review page"
+                ),
+            )
+        if self.write_error is not None and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write(self, what: str, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except ReportWriteError as exc:
+            self.write_error = self.write_error or str(exc)
+        except Exception as exc:
+            self.write_error = self.write_error or (
+                f"{what} was not written: {type(exc).__name__}: {exc}"
+            )
+
+    # -- the terminal ---------------------------------------------------------
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.is_worker:
+            return
+        try:
+            self._summary(terminalreporter)
+        except Exception as exc:
+            terminalreporter.write_line(f"rubric summary could not be shown: {type(exc).__name__}")
+
+    def _summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.cases and not self.hook_errors and self.write_error is None:
+            return
+        from pytest_rubric.core.jsonvalues import escape_controls
+        from pytest_rubric.reports.summary import summary_lines
+
+        brief = terminalreporter.verbosity <= -2
+        if self.cases:
+            lines = summary_lines(list(self.cases.values()), self.report_path, brief=brief)
+            if self.write_error is not None and not brief:
+                lines.pop()  # not "full report: PATH": the error below says what happened
+            if not brief:
+                terminalreporter.write_sep("=", "rubric summary")
+            for line in lines:
+                terminalreporter.write_line(line)
+        for problem in self.hook_errors[:3]:
+            terminalreporter.write_line(
+                f"rubric: a test report could not be read: {problem}", red=True
+            )
+        if self.write_error is not None:
+            terminalreporter.write_line(f"ERROR: {escape_controls(self.write_error)}", red=True)
+
+    # pytest prints each failure's teardown sections by rescanning every passed
+    # setup/teardown report (pytest-dev/pytest#13360): O(failures x items), which
+    # makes 3,000 mismatches in 10,000 cases cost seconds of summary. Our items'
+    # quiet phase reports have no sections, so they can never print anything
+    # there: hide them while pytest writes its failure sections (the outermost
+    # wrapper), and put them back before anything else, such as --durations,
+    # reads the stats (the innermost wrapper, which runs right after those sections).
+
+    def _hide_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
+        quiet = terminalreporter.stats.get("")
+        if quiet and self.cases:
+            from pytest_rubric.plugin.items import REPORT_DOMAIN
+
+            self._hidden = quiet
+            terminalreporter.stats[""] = [
+                r for r in quiet if not _is_silent_rubric_phase(r, REPORT_DOMAIN)
+            ]
+
+    def _restore_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self._hidden is not None:
+            terminalreporter.stats[""] = self._hidden
+            self._hidden = None
+
+
+class _HideQuietPhases:
+    """The outer half of the workaround above: a wrapper that runs first."""
+
+    def __init__(self, run: RubricRun) -> None:
+        self.run = run
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter
+    ) -> Generator[None, None, None]:
+        with contextlib.suppress(Exception):
+            self.run._hide_quiet(terminalreporter)
+        try:
+            return (yield)
+        finally:
+            self.run._restore_quiet(terminalreporter)
+
+
+class _RestoreQuietPhases:
+    """The inner half: a wrapper that runs last, after pytest's failure sections."""
+
+    def __init__(self, run: RubricRun) -> None:
+        self.run = run
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter
+    ) -> Generator[None, None, None]:
+        self.run._restore_quiet(terminalreporter)
+        return (yield)
+
+
+def register(config: pytest.Config) -> RubricRun:
+    """Make the run's results object and register it, with the summary workaround."""
+    run = RubricRun(config)
+    config.pluginmanager.register(run, "rubric-run")
+    config.pluginmanager.register(_HideQuietPhases(run), "rubric-hide-quiet-phases")
+    config.pluginmanager.register(_RestoreQuietPhases(run), "rubric-restore-quiet-phases")
+    return run
+
+
+def shard_of(getoption: Callable[[str, Any], Any]) -> ShardRecord | None:
+    """Which shard this run is, when pytest-split (``--splits N --group I``) or
+    pytest-shard (``--num-shards N --shard-id I``, 0-based, so group I+1) says so."""
+    splits, group = getoption("splits", None), getoption("group", None)
+    if _positive(splits) and _positive(group):
+        return {"plugin": "pytest-split", "group": group, "splits": splits}
+    shards, shard_id = getoption("num_shards", None), getoption("shard_id", None)
+    if _positive(shards) and shards > 1 and isinstance(shard_id, int) and 0 <= shard_id < shards:
+        return {"plugin": "pytest-shard", "group": shard_id + 1, "splits": shards}
+    return None
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _rubric_item_type() -> type[RubricItem] | None:
+    """The class of rubric cases, if any can exist: not before the first case file is
+    collected, which imports :mod:`pytest_rubric.plugin.items` (until then, nothing is asked)."""
+    module = sys.modules.get("pytest_rubric.plugin.items")
+    return None if module is None else module.RubricItem
+
+
+def _rubric_items(items: Iterable[pytest.Item]) -> list[RubricItem]:
+    """The rubric cases among ``items``."""
+    kind = _rubric_item_type()
+    return [] if kind is None else [item for item in items if isinstance(item, kind)]
+
+
+def _is_silent_rubric_phase(report: Any, domain: str) -> bool:
+    location = getattr(report, "location", None)
+    return (
+        not getattr(report, "sections", True)
+        and location is not None
+        and location[2].startswith(domain)
+    )

@@ -1,0 +1,112 @@
+"""The run's rubric state, kept in ``config.stash`` as pytest recommends."""
+
+from __future__ import annotations
+
+import contextlib
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_rubric.hookspecs import ENTRY_POINT_GROUP, implements_a_hook
+
+if TYPE_CHECKING:
+    from pytest_rubric.casefiles.cache import CaseCache
+    from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
+
+
+class PluginFeed:
+    """Offers every plugin pytest registers (conftests too) to the evaluator hooks.
+
+    The discovery of evaluators (its plugin manager, the built-in evaluators, the
+    entry-point modules) is made when first asked for, and handed the plugins
+    offered so far in their order: a run that collects no case file and has no
+    plugin implementing a ``rubric_*`` hook never makes it.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._discovery: EvaluatorDiscovery | None = None
+        self._waiting: list[object] = []  # offered before the discovery was made
+
+    def pytest_plugin_registered(self, plugin: object) -> None:
+        if self._discovery is not None:
+            self._discovery.offer(plugin)
+        elif implements_a_hook(plugin):  # the discovery looks at nothing else
+            self._waiting.append(plugin)
+
+    def needed(self) -> bool:
+        """Whether a plugin offered so far, or an installed package, implements a hook
+        (whose problems stop the run before collection)."""
+        return bool(self._waiting) or _entry_points_may_exist()
+
+    def discovery(self) -> EvaluatorDiscovery:
+        if self._discovery is None:
+            from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
+
+            discovery = EvaluatorDiscovery(self.root)
+            for plugin in self._waiting:
+                discovery.offer(plugin)
+            self._waiting.clear()
+            self._discovery = discovery
+        return self._discovery
+
+
+def _entry_points_may_exist() -> bool:
+    """Whether an installed distribution may declare the entry-point group: a look at the
+    raw text of each ``entry_points.txt``, several times cheaper than parsing them all.
+    ``importlib.metadata`` reads a group from a line that starts with ``[`` once stripped
+    and names it once its brackets are stripped, so every such line holds ``[`` and the
+    name. A false alarm only costs the full look (:class:`EvaluatorDiscovery` does it)."""
+    header = f"[{ENTRY_POINT_GROUP}"
+    try:
+        for dist in metadata.distributions():
+            text = dist.read_text("entry_points.txt")
+            if text and header in text:
+                return True
+    except Exception:  # whatever the full look would meet, let it meet it
+        return True
+    return False
+
+
+feed_key = pytest.StashKey[PluginFeed]()
+
+
+def discovery_of(config: pytest.Config) -> EvaluatorDiscovery:
+    """Where this run's evaluators come from (made when first needed)."""
+    return config.stash[feed_key].discovery()
+
+
+_case_cache_key = pytest.StashKey["CaseCache | None"]()
+
+
+def case_cache_of(config: pytest.Config) -> CaseCache | None:
+    """Where this run keeps loaded case files between runs: in pytest's cache folder,
+    made when the first case file is collected; ``None`` when pytest's cache is off
+    (``-p no:cacheprovider``) or its folder cannot be made."""
+    if _case_cache_key not in config.stash:
+        cache = getattr(config, "cache", None)
+        case_cache = None
+        if cache is not None:
+            from pytest_rubric.casefiles.cache import CaseCache
+
+            # A read-only checkout: every file is parsed, as without a cache.
+            with contextlib.suppress(OSError):
+                case_cache = CaseCache(cache.mkdir("rubric-cases"))
+        config.stash[_case_cache_key] = case_cache
+    return config.stash[_case_cache_key]
+
+
+def wants_full_records(config: pytest.Config) -> bool:
+    """Whether records are full, with each case's input, expected answer, answer and
+    evidence (only a report or a review page reads them)."""
+    return config.option.rubric_report is not None or config.option.rubric_html is not None
+
+
+def review_limit(config: pytest.Config) -> int:
+    """How many rows to review each case keeps (none unless a report or page is written)."""
+    if not wants_full_records(config):
+        return 0
+    limit: int = config.option.rubric_review_rows
+    return limit

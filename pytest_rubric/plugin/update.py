@@ -1,0 +1,147 @@
+"""``--rubric-update`` in a pytest run: refused in CI before anything runs, and the
+gathered answers written at the end (by a serial run or the pytest-xdist controller;
+workers never write). The decisions are :mod:`pytest_rubric.editing.decisions`'.
+
+The hooks here never raise: a file that still cannot be written at the end (it
+changed on disk meanwhile) is reported, its cases become case errors in the rubric
+summary and report, and the run fails.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.editing.decisions import FileResult, ci_variable, write_file
+from pytest_rubric.plugin.paths import display_path
+from pytest_rubric.reports.records import Payload, stopped
+from pytest_rubric.reports.summary import plural
+from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
+
+
+def refuse_in_ci(config: pytest.Config, environ: Mapping[str, str]) -> None:
+    """A usage error, before anything runs, for ``--rubric-update`` in CI."""
+    mode = config.option.rubric_update
+    if mode is None or config.option.rubric_update_in_ci:
+        return
+    found = ci_variable(environ)
+    if found is not None:
+        raise pytest.UsageError(
+            f"--rubric-update={mode} is refused in CI ({escape_controls(found)} is set): it "
+            "writes case files, which CI runs should only check; run it on your machine and "
+            "commit the diff, or add --rubric-update-in-ci to write anyway"
+        )
+
+
+class UpdateRun:
+    """Writes the gathered answers into their case files at the end of the run."""
+
+    def __init__(
+        self, config: pytest.Config, cases: dict[str, Payload], *, is_worker: bool
+    ) -> None:
+        self.config = config
+        #: The run's payloads by node ID, as gathered (the same dict, filled as cases end).
+        self.cases = cases
+        self.is_worker = is_worker
+        self.mode: str = config.option.rubric_update
+        self.files: list[FileResult] = []
+        #: Cases whose answers could not be written, found where they ran (they failed).
+        self.unwritten = 0
+        self.finished = False
+
+    @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.is_worker:
+            return
+        try:
+            self._finish()
+        except Exception as exc:  # never an internal error: say so and fail the run
+            self.files.append(FileResult("(rubric update)", refused=f"{type(exc).__name__}: {exc}"))
+        self.finished = True
+        if any(file.refused for file in self.files) and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _finish(self) -> None:
+        by_path: dict[str, list[Payload]] = {}
+        for payload in self.cases.values():
+            self.unwritten += bool(payload.get("unwritten"))
+            write = payload.get("write")
+            if write is not None and payload["record"]["outcome"] == MATCHED:
+                # One file reached through a symlink and directly is one file to write.
+                by_path.setdefault(os.path.realpath(write["path"]), []).append(payload)
+            else:
+                payload.pop("write", None)
+                payload["record"].pop("update", None)
+        for path, payloads in sorted(by_path.items()):
+            display = escape_controls(display_path(self.config, path))
+            result = write_file(Path(path), display, payloads)
+            self.files.append(result)
+            if result.refused is not None:
+                result.cases = len(payloads)
+                for payload in payloads:
+                    payload.pop("write", None)
+                    record = payload["record"]
+                    record.pop("update", None)
+                    payload["record"] = stopped(
+                        record,
+                        CASE_ERROR,
+                        f"its expected answer was not written: {result.refused}",
+                    )
+
+    @pytest.hookimpl(trylast=True)  # after the rubric summary: the run ends with what was written
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.is_worker or not self.finished or self.config.option.collectonly:
+            return
+        try:
+            self._summary(terminalreporter)
+        except Exception as exc:
+            terminalreporter.write_line(f"rubric update could not be shown: {type(exc).__name__}")
+
+    def _summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        terminalreporter.write_sep("=", f"rubric update ({self.mode})")
+        written = [file for file in self.files if file.refused is None]
+        for file in written:
+            for line in file.diff:
+                markup = {"red": True} if line.startswith("-") else {}
+                if line.startswith("+"):
+                    markup = {"green": True}
+                terminalreporter.write_line(escape_controls(line), **markup)
+        count = sum(file.written for file in written)
+        if count:
+            created = sum(file.created for file in written)
+            terminalreporter.write_line(
+                f"{plural(count, 'expected answer')} written, {created} created, "
+                f"in {plural(len(written), 'file')}"
+            )
+        elif not self.unwritten and len(written) == len(self.files):
+            terminalreporter.write_line("no expected answer needed writing")
+        if self.unwritten:
+            terminalreporter.write_line(
+                f"{plural(self.unwritten, 'expected answer')} could not be written: "
+                f"{'its case fails' if self.unwritten == 1 else 'their cases fail'} above, "
+                "saying why",
+                red=True,
+            )
+        for file in self.files:
+            if file.refused is not None:
+                # Its cases were reported as passed when they ran; they are not.
+                passed = (
+                    "its case, reported as passed above, is a case error"
+                    if file.cases == 1
+                    else f"its {file.cases} cases, reported as passed above, are case errors"
+                )
+                terminalreporter.write_line(
+                    f"{file.display}: {escape_controls(file.refused)}"
+                    + (f"; {passed}" if file.cases else ""),
+                    red=True,
+                )
+
+
+def register(config: pytest.Config, cases: dict[str, Payload], *, is_worker: bool) -> None:
+    if config.option.rubric_update is not None:
+        update = UpdateRun(config, cases, is_worker=is_worker)
+        config.pluginmanager.register(update, "rubric-update")

@@ -1,0 +1,101 @@
+"""The text people read: a failing case, and the list of evaluators.
+
+Formatting is plain string work: no source parsing, no traceback, so a run with
+thousands of mismatches costs about what a passing run does. Everything taken
+from data goes through :func:`~pytest_rubric.core.jsonvalues.show` or
+:func:`~pytest_rubric.core.jsonvalues.escape_controls`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.core.evaluator import Evaluator, Evidence
+from pytest_rubric.core.jsonvalues import boolean_slip, describe, escape_controls, show
+from pytest_rubric.running.outcome import MISMATCHED, CaseOutcome
+
+
+def shown(value: object) -> str:
+    """A value in a message: JSON text, or ``(absent)`` for a key one side lacks."""
+    return repr(MISSING) if value is MISSING else show(value)
+
+
+def case_name(outcome: CaseOutcome) -> str:
+    return escape_controls(repr(outcome.case.name))
+
+
+def headline(outcome: CaseOutcome) -> str:
+    """What went wrong in one line, without the place (pytest shows that beside it)."""
+    if outcome.outcome == MISMATCHED:
+        keys = ", ".join(
+            escape_controls(key) for key, _, _ in differences(outcome.case.expected, outcome.actual)
+        )
+        evaluator = escape_controls(outcome.evaluator)
+        return f"{case_name(outcome)} ({evaluator}) differs from expected in {keys}"
+    first = outcome.problems[0].partition("\n")[0] if outcome.problems else ""
+    return f"{case_name(outcome)} cannot be evaluated: {first}".rstrip(": ")
+
+
+def format_failure(outcome: CaseOutcome) -> str:
+    """The whole text of a failing case, starting ``path:line: <headline>``."""
+    if outcome.outcome == MISMATCHED:
+        return format_mismatch(outcome)
+    lines = [f"{outcome.path}:{outcome.case.line}: {case_name(outcome)} cannot be evaluated"]
+    lines.extend(f"  {problem}" for problem in outcome.problems)
+    return "\n".join(lines)
+
+
+def format_mismatch(outcome: CaseOutcome) -> str:
+    diffs = differences(outcome.case.expected, outcome.actual)
+    lines = [f"{outcome.path}:{outcome.case.line}: {headline(outcome)}"]
+    width = max(len(escape_controls(key)) for key, _, _ in diffs)
+    for key, expected, actual in diffs:
+        lines.append(f"  {escape_controls(key).ljust(width)}  expected {shown(expected)}")
+        lines.append(f"  {' ' * width}  actual   {shown(actual)}{slip_hint(expected, actual)}")
+    lines.extend(format_evidence(outcome.evidence))
+    return "\n".join(lines)
+
+
+def slip_hint(expected: object, actual: object) -> str:
+    """Name the classic slip when ``expected`` is ``actual`` written as the wrong type."""
+    if type(actual) is bool:
+        slip = boolean_slip(expected)
+        if slip is not None and slip[0] is actual:
+            return f"  (expected is {describe(expected)}; {slip[1]})"
+    if (
+        isinstance(actual, str)
+        and type(expected) in (int, float)
+        and len(actual) < 100
+        and shown(expected) == actual
+    ):
+        return (
+            f"  (expected is the number {shown(expected)}; quote it: '{escape_controls(actual)}')"
+        )
+    return ""
+
+
+def format_evidence(evidence: Evidence | None) -> list[str]:
+    if evidence is None:
+        return []
+    lines = ["evidence:"]
+    if evidence.problem is not None:
+        lines.append(f"  invalid input: {escape_controls(evidence.problem)}")
+    for label, value in evidence.facts.items():
+        lines.append(f"  {escape_controls(label)}: {show(value)}")
+    return lines
+
+
+def format_evaluators(entries: Sequence[tuple[Evaluator, str]]) -> str:
+    """The listing ``--rubric-evaluators`` shows: name, source, description, codes."""
+    lines = []
+    for evaluator, source in entries:
+        lines.append(f"{escape_controls(evaluator.name)} -- {escape_controls(source)}")
+        lines.append(f"    {escape_controls(str(evaluator.description))}")
+        if evaluator.codes:
+            lines.append(
+                f"    answer codes: {escape_controls(', '.join(map(str, evaluator.codes)))}"
+            )
+        if evaluator.configure is not None:
+            lines.append("    takes a 'rubric:' block")
+    return "\n".join(lines)

@@ -1,0 +1,365 @@
+"""``--rubric-html`` and ``python -m pytest_rubric html``: one self-contained review page.
+
+The page is made from a report document (:func:`pytest_rubric.reports.jsonreport.document`):
+every agreement ledger with its matrix, agreement over total and the disagreement
+rows the report kept; every mismatch and case error with its differing keys and
+evidence; passed cases counted and listed collapsed. Nothing is fetched: the
+styles and the script are in the page, and a Content-Security-Policy forbids
+loading anything else.
+
+Data never becomes markup. It is embedded once, as JSON inside
+``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029
+escaped, and the script builds the page from it with text nodes only. This
+module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pytest_rubric.core.compare import MISSING, differences
+
+#: Rows shown per page of a ledger's table: a 10,000-row ledger stays quick to open.
+PAGE_ROWS = 200
+
+_PAGE_OUTCOMES = ("mismatched", "case-error", "xpassed")
+_JSON_ESCAPES = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def embedded_json(value: Any) -> str:
+    """``value`` as JSON that can stand inside ``<script type="application/json">``:
+    nothing in it can end the element or start markup."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
+
+
+def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
+    """What the page shows, taken from a report document."""
+    ledgers: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = []
+    passed: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for record in report.get("cases", ()):
+        if not isinstance(record, Mapping):
+            continue
+        head = {
+            "case": record.get("case", ""),
+            "file": record.get("file", ""),
+            "line": record.get("line", 0),
+            "evaluator": record.get("evaluator", ""),
+            "outcome": record.get("outcome", ""),
+        }
+        review = record.get("review")
+        actual = record.get("actual")
+        if isinstance(review, Mapping) and isinstance(actual, Mapping):
+            ledgers.append(
+                {
+                    **head,
+                    "inputFile": record.get("inputFile"),
+                    "matrix": actual.get("matrix"),
+                    "agreement": actual.get("agreement"),
+                    "total": actual.get("total"),
+                    "rows": review.get("rows", []),
+                    "more": review.get("more", 0),
+                }
+            )
+        outcome = head["outcome"]
+        if outcome in _PAGE_OUTCOMES:
+            problems.append({**head, **_problem(record)})
+        elif outcome == "matched":
+            passed.append(head)
+        else:
+            others.append({**head, "reason": record.get("reason", "")})
+    return {
+        "pytestRubric": report.get("pytestRubric", ""),
+        "exitStatus": report.get("exitStatus"),
+        "summary": report.get("summary", {}),
+        "pageRows": PAGE_ROWS,
+        "ledgers": ledgers,
+        "problems": problems,
+        "passed": passed,
+        "others": others,
+    }
+
+
+def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A mismatch's or case error's differing keys (expected against actual), evidence
+    and problems; a side that is missing is left out of its entry."""
+    differing: list[dict[str, Any]] = []
+    if "actual" in record:
+        for key, expected, actual in differences(record.get("expected"), record.get("actual")):
+            entry: dict[str, Any] = {"key": key}
+            if expected is not MISSING:
+                entry["expected"] = expected
+            if actual is not MISSING:
+                entry["actual"] = actual
+            differing.append(entry)
+    return {
+        "differing": differing,
+        "evidence": record.get("evidence"),
+        "problems": record.get("problems", []),
+        "reason": record.get("reason", ""),
+    }
+
+
+def review_page(report: Mapping[str, Any]) -> str:
+    """The review page of ``report``: one HTML document, text only from data."""
+    return _TEMPLATE.replace("__DATA__", embedded_json(page_data(report)))
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>pytest-rubric review</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em; color: #1d2126; background: #fff; }
+h1 { font-size: 1.4em; margin: 0 0 .3em; }
+h2 { font-size: 1.15em; margin: 1.6em 0 .5em; border-bottom: 1px solid #d5d9de; }
+h3 { font-size: 1em; margin: 1.2em 0 .4em; }
+code, .id, td.mono, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+pre { background: #f5f6f8; padding: .5em; margin: .2em 0; white-space: pre-wrap; word-break: break-all; }
+table { border-collapse: collapse; margin: .4em 0; }
+th, td { border: 1px solid #d5d9de; padding: .25em .55em; text-align: left; vertical-align: top; }
+th { background: #f1f3f5; }
+table.matrix td.cell { cursor: pointer; text-align: right; min-width: 4em; font-variant-numeric: tabular-nums; }
+table.matrix td.cell:hover { background: #e8f0fe; }
+table.matrix td.cell.active { background: #c9dcfc; font-weight: bold; }
+table.matrix td.disagree { color: #a3330f; }
+.ws { background: #ffe8a3; color: #7a5200; border-radius: 2px; padding: 0 1px; font-size: .85em; }
+.muted { color: #5c6470; }
+.ledger, .problem { border: 1px solid #d5d9de; border-radius: 4px; padding: .6em 1em; margin: .8em 0; }
+.outcome { font-weight: bold; }
+.outcome-mismatched, .outcome-case-error, .outcome-xpassed { color: #a3330f; }
+.outcome-matched { color: #1e6b30; }
+.pager button, .filters button { margin-right: .4em; }
+</style>
+</head>
+<body>
+<h1>pytest-rubric review</h1>
+<p id="overview" class="muted"></p>
+<main id="page"><noscript>This page needs JavaScript to show its data.</noscript></main>
+<script type="application/json" id="rubric-data">__DATA__</script>
+<script>
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("rubric-data").textContent);
+  const page = document.getElementById("page");
+  const CELLS = [["bothPass", "a true, b true"], ["aOnly", "a true, b false"],
+                 ["bOnly", "a false, b true"], ["bothFail", "a false, b false"]];
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.className = value;
+      else node.setAttribute(key, value);
+    }
+    for (const child of children || []) {
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+  function show(value) {
+    return typeof value === "string" ? value : JSON.stringify(value);
+  }
+  function plural(count, noun) {
+    return count + " " + noun + (count === 1 ? "" : "s");
+  }
+  // Leading and trailing whitespace, and every invisible character, as a visible
+  // marker: "A" and "A " must not look alike.
+  const INVISIBLE = /[\\s\\u00ad\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff\\p{Cc}\\p{Cf}]/u;
+  function marker(ch) {
+    const code = "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    const shown = ch === " " ? "\\u2423" : ch === "\\t" ? "\\u21e5" : ch === "\\n" ? "\\u21b5" : code;
+    return el("span", {class: "ws", title: code, text: shown});
+  }
+  function idNode(value) {
+    if (typeof value !== "string") return el("span", {class: "id", text: show(value)});
+    const chars = Array.from(value);
+    let start = 0, end = chars.length;
+    while (start < end && /\\s/u.test(chars[start])) start++;
+    while (end > start && /\\s/u.test(chars[end - 1])) end--;
+    const node = el("span", {class: "id"});
+    let run = "";
+    chars.forEach((ch, index) => {
+      const edge = index < start || index >= end;
+      if ((edge && /\\s/u.test(ch)) || (ch !== " " && INVISIBLE.test(ch))) {
+        if (run) { node.append(document.createTextNode(run)); run = ""; }
+        node.append(marker(ch));
+      } else {
+        run += ch;
+      }
+    });
+    if (run) node.append(document.createTextNode(run));
+    if (!chars.length) node.append(el("span", {class: "ws", text: "(empty)"}));
+    return node;
+  }
+  function where(record) {
+    return record.file + ":" + record.line;
+  }
+
+  function overview() {
+    const summary = data.summary || {};
+    const parts = [plural(summary.cases || 0, "case")];
+    for (const key of ["matched", "mismatched", "caseErrors", "skipped", "xfailed", "xpassed"]) {
+      if (summary[key]) parts.push(summary[key] + " " + key);
+    }
+    parts.push(plural(data.ledgers.length, "agreement ledger"));
+    parts.push("pytest-rubric " + data.pytestRubric);
+    document.getElementById("overview").textContent = parts.join(" \\u00b7 ");
+  }
+
+  function ledgerSection(ledger, number) {
+    const box = el("section", {class: "ledger", id: "ledger-" + number});
+    const title = el("h3", {}, [idNode(ledger.case), " "]);
+    title.append(el("span", {class: "muted", text: where(ledger) +
+      (ledger.inputFile ? " (rows in " + ledger.inputFile + ")" : "")}));
+    title.append(" ", el("span", {class: "outcome outcome-" + ledger.outcome, text: ledger.outcome}));
+    box.append(title);
+    const matrix = ledger.matrix || {};
+    box.append(el("p", {}, [el("strong", {text: "Agreement: " + show(ledger.agreement) + " / " +
+      show(ledger.total)}), " rows (both graders gave the same label); disagreements are kept for review, never resolved."]));
+    const table = el("table", {class: "matrix"});
+    table.append(el("tr", {}, [el("th", {text: ""}), el("th", {text: "b true"}), el("th", {text: "b false"})]));
+    const rowsBox = el("div", {class: "rows"});
+    const state = {filter: null, page: 0};
+    const cells = {};
+    function cell(key) {
+      const td = el("td", {class: "cell" + (key === "aOnly" || key === "bOnly" ? " disagree" : ""),
+        "data-cell": key, title: key + ": click to show these rows", text: show(matrix[key])});
+      td.addEventListener("click", () => {
+        state.filter = state.filter === key ? null : key;
+        state.page = 0;
+        render();
+      });
+      cells[key] = td;
+      return td;
+    }
+    table.append(el("tr", {}, [el("th", {text: "a true"}), cell("bothPass"), cell("aOnly")]));
+    table.append(el("tr", {}, [el("th", {text: "a false"}), cell("bOnly"), cell("bothFail")]));
+    box.append(table);
+    box.append(el("p", {class: "muted", text: "bothPass " + show(matrix.bothPass) + ", bothFail " +
+      show(matrix.bothFail) + ", aOnly " + show(matrix.aOnly) + ", bOnly " + show(matrix.bOnly) +
+      ". Click a cell to show its rows; click it again to show every disagreement."}));
+    box.append(rowsBox);
+
+    function render() {
+      for (const [key, td] of Object.entries(cells)) td.classList.toggle("active", key === state.filter);
+      const rows = state.filter ? ledger.rows.filter((row) => row.side === state.filter) : ledger.rows;
+      const pages = Math.max(1, Math.ceil(rows.length / data.pageRows));
+      state.page = Math.min(state.page, pages - 1);
+      const first = state.page * data.pageRows;
+      const shown = rows.slice(first, first + data.pageRows);
+      const heading = el("p", {class: "status"});
+      if (state.filter === "bothPass" || state.filter === "bothFail") {
+        heading.textContent = state.filter + ": the graders agree on these rows; agreements are counted, not listed.";
+        rowsBox.replaceChildren(heading);
+        return;
+      }
+      heading.textContent = (state.filter ? state.filter + " rows: " : "Disagreement rows: ") +
+        rows.length + " recorded" + (rows.length ? ", showing " + (first + 1) + "\\u2013" + (first + shown.length) : "") +
+        (ledger.more ? "; " + ledger.more + " more disagreements were not recorded (--rubric-review-rows)" : "") + ".";
+      const table = el("table", {class: "review-rows"});
+      table.append(el("tr", {}, ["#", "ID", "a", "b", "side", "written at", "other fields"].map((t) => el("th", {text: t}))));
+      const fragment = document.createDocumentFragment();
+      shown.forEach((row, offset) => {
+        const fields = el("td", {class: "fields"});
+        for (const [key, value] of Object.entries(row.fields || {})) {
+          fields.append(el("div", {}, [el("strong", {text: key + ": "}), show(value)]));
+        }
+        fragment.append(el("tr", {class: "review-row", "data-side": show(row.side)}, [
+          el("td", {class: "muted", text: String(first + offset + 1)}),
+          el("td", {class: "mono"}, [idNode(row.id)]),
+          el("td", {text: show(row.a)}), el("td", {text: show(row.b)}),
+          el("td", {text: show(row.side)}), el("td", {class: "mono", text: show(row.where)}),
+          fields]));
+      });
+      table.append(fragment);
+      const pager = el("div", {class: "pager"});
+      if (pages > 1) {
+        const prev = el("button", {type: "button", class: "prev", text: "\\u2190 previous"});
+        const next = el("button", {type: "button", class: "next", text: "next \\u2192"});
+        prev.disabled = state.page === 0;
+        next.disabled = state.page >= pages - 1;
+        prev.addEventListener("click", () => { state.page--; render(); });
+        next.addEventListener("click", () => { state.page++; render(); });
+        pager.append(prev, next, el("span", {class: "muted", text: "page " + (state.page + 1) + " of " + pages}));
+      }
+      rowsBox.replaceChildren(heading, table, pager);
+    }
+    render();
+    return box;
+  }
+
+  function problemSection(problem) {
+    const box = el("section", {class: "problem"});
+    const title = el("h3", {}, [idNode(problem.case), " "]);
+    title.append(el("span", {class: "muted", text: where(problem) + " \\u00b7 " + problem.evaluator + " "}));
+    title.append(el("span", {class: "outcome outcome-" + problem.outcome, text: problem.outcome}));
+    box.append(title);
+    if (problem.differing.length) {
+      const table = el("table", {class: "differing"});
+      table.append(el("tr", {}, [el("th", {text: "key"}), el("th", {text: "expected"}), el("th", {text: "actual"})]));
+      for (const entry of problem.differing) {
+        table.append(el("tr", {}, [el("td", {class: "mono", text: entry.key}),
+          el("td", {class: "mono", text: "expected" in entry ? show(JSON.stringify(entry.expected)) : "(missing)"}),
+          el("td", {class: "mono", text: "actual" in entry ? show(JSON.stringify(entry.actual)) : "(missing)"})]));
+      }
+      box.append(table);
+    }
+    const evidence = problem.evidence;
+    if (evidence) {
+      box.append(el("h4", {text: "Evidence"}));
+      const list = el("ul");
+      for (const [key, value] of Object.entries(evidence.facts || {})) {
+        list.append(el("li", {}, [el("strong", {text: key + ": "}), el("code", {text: show(value)})]));
+      }
+      if (evidence.problem) list.append(el("li", {}, [el("strong", {text: "problem: "}), evidence.problem]));
+      box.append(list);
+    }
+    for (const text of problem.problems || []) box.append(el("pre", {text: text}));
+    if (problem.reason) box.append(el("p", {text: "reason: " + problem.reason}));
+    return box;
+  }
+
+  function caseList(records, label) {
+    const details = el("details", {class: "cases"});
+    details.append(el("summary", {text: plural(records.length, label)}));
+    const list = el("ul");
+    for (const record of records) {
+      list.append(el("li", {}, [idNode(record.case), " ", el("span", {class: "muted",
+        text: where(record) + " \\u00b7 " + record.evaluator + (record.reason ? " \\u00b7 " + record.outcome + ": " + record.reason : "")})]));
+    }
+    details.append(list);
+    return details;
+  }
+
+  overview();
+  page.replaceChildren();
+  page.append(el("h2", {text: "Agreement ledgers (" + data.ledgers.length + ")"}));
+  if (!data.ledgers.length) page.append(el("p", {class: "muted", text: "No ledger with rows to review in this report."}));
+  data.ledgers.forEach((ledger, number) => page.append(ledgerSection(ledger, number)));
+  page.append(el("h2", {text: "Mismatches and case errors (" + data.problems.length + ")"}));
+  if (!data.problems.length) page.append(el("p", {class: "muted", text: "None."}));
+  for (const problem of data.problems) page.append(problemSection(problem));
+  page.append(el("h2", {text: "Passed and other cases"}));
+  const passed = caseList(data.passed, "passed case");
+  passed.id = "passed";
+  page.append(passed);
+  if (data.others.length) page.append(caseList(data.others, "skipped or xfailed case"));
+  document.body.dataset.ready = "true";
+})();
+</script>
+</body>
+</html>
+"""

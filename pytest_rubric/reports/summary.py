@@ -1,0 +1,64 @@
+"""The terminal summary: counts per evaluator, then each evaluator's own lines, briefly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.reports.records import CaseRecord, Payload, counts, in_file_order
+
+#: How many answer lines per title the summary shows.
+MAX_LINES = 10
+DEFAULT_REPORT = "rubric-report.json"
+#: Outcomes shown only when they happened, after the three every run has.
+_RARE = (("skipped", "skipped"), ("xfailed", "xfailed"), ("xpassed", "xpassed"))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def count_line(name: str, row: dict[str, int]) -> str:
+    line = (
+        f"{escape_controls(name)}: {plural(row['cases'], 'case')}, {row['matched']} matched, "
+        f"{row['mismatched']} mismatched, {plural(row['case-error'], 'case error')}"
+    )
+    return line + "".join(f", {row[key]} {word}" for key, word in _RARE if row[key])
+
+
+def summary_lines(
+    payloads: Sequence[Payload], report_path: str | None, *, brief: bool = False
+) -> list[str]:
+    """The rubric summary; ``brief`` (``-qq``) gives one line for the whole run."""
+    records = [payload["record"] for payload in payloads]
+    table = counts(records)
+    if brief:
+        total = {key: sum(row[key] for row in table.values()) for key in next(iter(table.values()))}
+        return [count_line("rubric", total)]
+    lines = [count_line(name, row) for name, row in table.items()]
+    lines.extend(_answer_lines(payloads))
+    if report_path is not None:
+        lines.append(f"full report: {escape_controls(report_path)}")
+    else:
+        lines.append(f"write the full report with: pytest --rubric-report={DEFAULT_REPORT}")
+    return lines
+
+
+def _answer_lines(payloads: Sequence[Payload]) -> list[str]:
+    """Each evaluator's lines about its answers, grouped by title, in file order."""
+    by_title: dict[str, list[tuple[CaseRecord, str]]] = {}
+    order = {id(record): n for n, record in enumerate(in_file_order(p["record"] for p in payloads))}
+    for payload in sorted(payloads, key=lambda p: order[id(p["record"])]):
+        summary = payload["summary"]
+        if summary is not None:
+            by_title.setdefault(summary["title"], []).append((payload["record"], summary["line"]))
+    lines = []
+    for title, entries in sorted(by_title.items()):
+        lines.append(f"{title} ({len(entries)}):")
+        for record, line in entries[:MAX_LINES]:
+            mark = "" if record["outcome"] == "matched" else f" [{record['outcome']}]"
+            lines.append(f"  {escape_controls(record['nodeid'])}{mark}")
+            lines.append(f"    {line}")
+        if len(entries) > MAX_LINES:
+            lines.append(f"  and {len(entries) - MAX_LINES} more")
+    return lines

@@ -1,0 +1,367 @@
+"""Running one case: input in, evaluator's answer and evidence out, compared strictly.
+
+This is the whole life of a case apart from pytest: :func:`run_case` never
+raises for anything a case file, an input file or an evaluator can do (only
+``KeyboardInterrupt`` passes through). An evaluator that raises, answers
+something that is not JSON, or explains with something that is not
+:class:`Evidence` makes its case a case error that says so, naming the
+evaluator and where it was registered, with a traceback of the evaluator's own
+frames only. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from pytest_rubric.casefiles.ledgers import RowReader, read_json, read_json_with_row_lines
+from pytest_rubric.casefiles.loader import Case, pack
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.evaluator import Evaluator, Evidence
+from pytest_rubric.core.jsonvalues import (
+    JSON,
+    copied,
+    describe,
+    escape_controls,
+    is_plain,
+    json_problem,
+    normalised,
+    plain,
+)
+from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
+
+#: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
+#: evaluator's traceback.
+_HIDDEN_FOLDERS = (
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,
+    f"{os.sep}_pytest{os.sep}",
+    f"{os.sep}pluggy{os.sep}",
+)
+#: At most this many lines of an evaluator's traceback are kept.
+MAX_TRACEBACK_LINES = 40
+
+
+class _EvaluatorFailed(Exception):
+    """An evaluator (or its explain/stream) raised or handed back something unusable."""
+
+
+def run_case(
+    case: Case,
+    evaluator: Evaluator,
+    *,
+    path: str,
+    source: str,
+    review_limit: int = 0,
+    review_at: str = "",
+    explain_matches: bool = True,
+) -> CaseOutcome:
+    """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
+
+    ``path`` names the case file in messages; ``source`` says where the evaluator
+    was registered. With a ``review_limit``, an evaluator with ``review`` has the
+    first that many rows to review of a valid input kept, and the rest counted;
+    ``review_at`` names the file holding the rows (relative to rootdir), for their
+    ``file:line``. The evaluator's ``explain`` is called for a mismatch, and for a
+    match too with ``explain_matches`` (a report keeps every case's evidence). The
+    case's input as written is never handed out (each read of it is a fresh copy,
+    unless the evaluator declares ``reads_input_only``), so a record takes it from
+    the case after the run.
+    """
+    name = evaluator.name
+    if case.problems:
+        problems = tuple(str(problem) for problem in case.problems)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
+    reviewed = review_limit > 0 and evaluator.review is not None
+    ask = _Asking(case, evaluator, source)
+    try:
+        answer, evidence = ask.answer()
+        # A mapping's answer packed as the case's expected answer is: compared as text.
+        text = pack(answer) if type(answer) is dict else None
+        matched = _matches(case, answer, text if type(text) is str else None)
+        if evidence is None and (explain_matches or not matched):
+            evidence = ask.explanation()
+        review = None
+        if reviewed and (evidence is None or evidence.problem is None):
+            review = _review(ask, review_limit, review_at)
+    except RubricInputError as exc:
+        problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
+    except _EvaluatorFailed as exc:
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(str(exc),))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # what an evaluator handed back broke while being read
+        problem = (
+            f"evaluator {name!r} ({source or 'registered by a plugin'}) handed back something "
+            f"that could not be read:\n{evaluator_traceback(exc)}"
+        )
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
+    return CaseOutcome(
+        case,
+        path,
+        name,
+        MATCHED if matched else MISMATCHED,
+        evaluated=True,
+        actual=answer,
+        evidence=evidence,
+        review=review,
+    )
+
+
+def _matches(case: Case, answer: JSON, text: str | None) -> bool:
+    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly; ``text``
+    is the answer packed as :func:`~pytest_rubric.casefiles.loader.pack` packs, if it
+    packs as text.
+
+    The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
+    are written differently), so an answer written as its expected answer is packed
+    matches without decoding it. Otherwise Python's ``==`` refuses at once what differs
+    anyway: it takes ``true`` for ``1``, but plain JSON values (no NaN, no tuples)
+    equal as JSON are equal to it too. What it finds equal (keys in another order,
+    ``2`` against ``2.0``, or ``true`` against ``1``) :func:`json_equal` decides."""
+    if text is not None and text == case.packed_expected:
+        return True
+    expected = case.expected
+    try:
+        if expected != answer:
+            return False
+    except RecursionError:  # nested deeper than the comparison goes
+        pass
+    return json_equal(expected, answer)
+
+
+class _Asking:
+    """One case's questions to its evaluator: its answer, its evidence, its rows to
+    review. Each reads the case's input afresh (a fresh copy of an inline input, the
+    input file read again), or one copy for them all when the evaluator declares
+    ``reads_input_only``."""
+
+    def __init__(self, case: Case, evaluator: Evaluator, source: str) -> None:
+        self.case = case
+        self.evaluator = evaluator
+        self.call = _Caller(evaluator, source)
+        self._shared: Mapping[str, JSON] | None = None
+        #: The input ``evaluate`` was handed, which ``explain`` reads too; ``None`` until
+        #: then, and after an answer given another way (with its evidence, if any).
+        self._evaluated: Mapping[str, JSON] | None = None
+
+    def _inline(self) -> Mapping[str, JSON]:
+        if self.evaluator.reads_input_only is not True:
+            return self.case.input  # a fresh copy: an evaluator may change it
+        if self._shared is None:
+            self._shared = self.case.input
+        return self._shared
+
+    def _data(self) -> Mapping[str, JSON]:
+        """The input as a mapping: inline, a ``.json`` file, or a ledger file's rows."""
+        case = self.case
+        if case.input_file is None:
+            return self._inline()
+        if case.input_format == ".json":
+            return read_json(case.input_file, case.input_file_display)
+        return {"rows": list(self._reader())}
+
+    def _reader(self) -> RowReader:
+        case = self.case
+        assert case.input_file is not None
+        return RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
+
+    def answer(self) -> tuple[JSON, Evidence | None]:
+        """The evaluator's answer (plain JSON), and its evidence where the way it answers
+        gives it at once (``judge``, ``stream``, ``tally_blocks``)."""
+        case, evaluator, call = self.case, self.evaluator, self.call
+        if case.input_file is not None and case.input_format != ".json":
+            if evaluator.tally_blocks is not None:
+                reader = self._reader()
+                pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
+                if pair is not None:
+                    return call.checked(*call.pair("tally_blocks", pair))
+            if evaluator.stream is not None:
+                reader = self._reader()
+                pair = call("stream", evaluator.stream, reader, reader.where)
+                return call.checked(*call.pair("stream", pair))
+        data = self._data()
+        if evaluator.judge is not None:
+            return call.checked(*call.pair("judge", call("judge", evaluator.judge, data)))
+        self._evaluated = data
+        return call.checked(call("evaluate", evaluator.evaluate, data), None)
+
+    def explanation(self) -> Evidence | None:
+        """The evidence ``explain`` gives, if the evaluator has one, for the input as
+        :meth:`answer` read it (an inline input afresh, unless shared)."""
+        explain, data = self.evaluator.explain, self._evaluated
+        if explain is None or data is None:
+            return None
+        if self.case.input_file is None:
+            data = self._inline()
+        return self.call.evidence(self.call("explain", explain, data))
+
+    def rows_for_review(self) -> tuple[Mapping[str, JSON], Callable[[int], str]]:
+        """The ledger again, for ``review``, and how to name row N's place (``where``
+        gives the line in the case file or in the input file)."""
+        case = self.case
+        if case.input_file is None:
+            lines: Sequence[int] = case.row_lines
+            fallback = case.line
+            return self._inline(), lambda index: str(
+                lines[index] if index < len(lines) else fallback
+            )
+        if case.input_format == ".json":
+            ledger, found = read_json_with_row_lines(case.input_file, case.input_file_display)
+            return ledger, lambda index: str(found[index]) if index < len(found) else ""
+        reader = self._reader()
+        # The rows streamed, never held whole: an iterable of JSON rows where the list would be.
+        return cast(Mapping[str, JSON], {"rows": reader}), lambda index: str(reader.line)
+
+
+def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
+    """The first ``limit`` rows ``review`` picks, each a plain copy of the mapping it
+    yielded, and the count of the rest. A second pass over the rows, taken only when a
+    report asks for them; a ledger file is streamed again, never held whole."""
+    review = ask.evaluator.review
+    assert review is not None
+    ledger, line_of = ask.rows_for_review()
+
+    def where(index: int) -> str:
+        line = line_of(index)
+        return f"{at}:{line}" if line else at
+
+    rows: list[JSON] = []
+    more = 0
+
+    def pick() -> None:
+        nonlocal more
+        for row in review(ledger, where):
+            if len(rows) >= limit:
+                more += 1
+                continue
+            rows.append(_review_row(ask.call, row))
+
+    ask.call("review", pick)
+    return {"rows": rows, "more": more}
+
+
+def _review_row(call: _Caller, row: object) -> JSON:
+    """A row ``review`` yielded, as a copy of plain JSON: an evaluator may yield one
+    mapping again, changed, and the rows kept must not change with it."""
+    if is_plain(row, clean=True) and type(row) is dict:
+        return copied(row)
+    shown = normalised(row) if json_problem(row) is None else None
+    if not isinstance(shown, dict):
+        raise _EvaluatorFailed(f"{call.who}: review yielded {_what(row)}; yield JSON mappings")
+    return plain(shown)
+
+
+class _Caller:
+    """Calls one evaluator's functions and words what goes wrong with them."""
+
+    def __init__(self, evaluator: Evaluator, source: str) -> None:
+        self.evaluator = evaluator
+        self.source = source
+
+    @property
+    def who(self) -> str:
+        """The evaluator, as a problem with it names it (worded only then)."""
+        source = self.source or "registered by a plugin"
+        return f"evaluator {self.evaluator.name!r} ({source})"
+
+    def __call__(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except (RubricInputError, _EvaluatorFailed, KeyboardInterrupt):
+            raise
+        except BaseException as exc:  # SystemExit and pytest's outcomes too: one case fails
+            raise _EvaluatorFailed(
+                f"{self.who} raised in {what}:\n{evaluator_traceback(exc)}"
+            ) from None
+
+    def pair(self, what: str, value: object) -> tuple[object, object]:
+        if isinstance(value, tuple) and len(value) == 2:
+            return value[0], value[1]
+        raise _EvaluatorFailed(
+            f"{self.who}: {what} returned {_what(value)}; return a pair (answer, Evidence)"
+        )
+
+    def checked(self, answer: object, evidence: object) -> tuple[JSON, Evidence | None]:
+        """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
+        Subclasses are turned into their base types first, then checked again: a
+        ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
+        plain_answer = cast(JSON, answer)
+        if not is_plain(answer):  # the usual answer is: one walk over it, no copy
+            problem = json_problem(answer)
+            if problem is None:
+                plain_answer = normalised(answer)
+                problem = json_problem(plain_answer)
+            if problem is not None:
+                raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
+        return plain_answer, None if evidence is None else self.evidence(evidence)
+
+    def evidence(self, evidence: object) -> Evidence:
+        """``evidence`` as :class:`Evidence` of plain JSON facts, or :class:`_EvaluatorFailed`."""
+        if not isinstance(evidence, Evidence):
+            raise _EvaluatorFailed(
+                f"{self.who}: explain returned {_what(evidence)}; "
+                "return pytest_rubric.Evidence(facts={...}, problem=...) or None"
+            )
+        if not isinstance(evidence.facts, dict):
+            raise _EvaluatorFailed(
+                f"{self.who}: Evidence.facts is {_what(evidence.facts)}; give a dict of "
+                "label -> JSON value"
+            )
+        plain_facts = is_plain(evidence.facts)
+        problem = None if plain_facts else json_problem(evidence.facts, "Evidence.facts")
+        if problem is not None:
+            raise _EvaluatorFailed(f"{self.who}: {problem}")
+        if evidence.problem is not None and not isinstance(evidence.problem, str):
+            raise _EvaluatorFailed(
+                f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
+                "of text, or None for a valid input"
+            )
+        facts = evidence.facts if plain_facts else normalised(evidence.facts)
+        if facts is not evidence.facts:  # subclasses were turned into their bases
+            problem = json_problem(facts, "Evidence.facts")
+        if problem is not None or not isinstance(facts, dict):
+            raise _EvaluatorFailed(f"{self.who}: {problem}")
+        text = None if evidence.problem is None else str.__str__(evidence.problem)
+        return Evidence(facts=facts, problem=text)
+
+
+def _what(value: object) -> str:
+    """A value handed back by an evaluator, in words: short JSON text for plain
+    values, its type for anything else (a ``repr`` could raise or run code)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return describe(value)
+    return f"a {type(value).__name__}"
+
+
+def evaluator_traceback(exc: BaseException) -> str:
+    """The exception with the evaluator's own frames: none of pytest's, pluggy's or ours."""
+    try:
+        frames = [
+            frame
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if not any(folder in frame.filename for folder in _HIDDEN_FOLDERS)
+        ]
+        lines = "".join(traceback.format_list(frames)).splitlines()
+        if len(lines) > MAX_TRACEBACK_LINES:
+            cut = len(lines) - MAX_TRACEBACK_LINES
+            lines = [
+                *lines[:20],
+                f"  ... {cut} more lines ...",
+                *lines[-(MAX_TRACEBACK_LINES - 20) :],
+            ]
+        try:
+            message = "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+        except Exception:
+            message = f"{type(exc).__name__}: (its message could not be shown)"
+        if len(message) > 2000:
+            message = f"{message[:2000]}…"
+        text = "\n".join(
+            ["Traceback (the evaluator's frames):", *lines, message] if lines else [message]
+        )
+    except Exception:
+        text = f"{type(exc).__name__}: (its traceback could not be shown)"
+    return "\n".join(f"  {line}" for line in escape_controls(text, keep_newlines=True).splitlines())
