@@ -27,7 +27,6 @@ from pytest_rubric.core.jsonvalues import (
     _json_text,
     _plain,
     escape_controls,
-    is_plain,
     json_problem,
     normalised,
     plain,

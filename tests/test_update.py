@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.casefiles.yamlstrict import decode, load
 from pytest_rubric.core.compare import json_equal
+from pytest_rubric.editing.decisions import CI_VARIABLES
 from pytest_rubric.editing.edits import Part, UpdateRefused, Write, check, rewrite, splice
 from pytest_rubric.editing.yamltext import quoted, string
-from pytest_rubric.editing.decisions import CI_VARIABLES
 
 ALL_MET = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
 
