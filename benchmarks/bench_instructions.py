@@ -74,7 +74,7 @@ def main() -> None:
             ours = ([*OURS, f"--rubric-report={work / 'report.json'}"], corpus)
             base = (OURS, corpus)
             label = "--rubric-report on / off"
-            target = 1.05
+            target = 1.10
         else:
             empty = empty_tests_project(work / "empty", options.cases, 100)
             ours, base = (OURS, corpus), (OFF, empty)

@@ -46,10 +46,12 @@ PROBES = {
     """,
     "stream": """
         import sys
-        from pytest_rubric.evaluators.agreement import tally_rows
+        from pytest_rubric.evaluators.agreement import tally_blocks, tally_rows
         from pytest_rubric.casefiles.ledgers import RowReader
         reader = RowReader(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl")
-        answer, _ = tally_rows(reader, reader.where)
+        # As the runner reads it: in label blocks where they answer, else row by row.
+        pair = tally_blocks(reader.label_blocks())
+        answer, _ = pair if pair is not None else tally_rows(reader, reader.where)
         print(answer["total"])
     """,
     "load-all": """

@@ -1,6 +1,6 @@
-"""The README's pasted outputs are what a real run prints, so they cannot drift.
+"""The pasted outputs of the README and the docs are what a real run prints, so they cannot drift.
 
-Convention: every ```text block in README.md that shows output follows a marker line
+Convention: every ```text block in README.md and in docs/*.md shows output and follows a marker line
 
     <!-- output of `python -m pytest ARGS` in PROJECT[, from "FIRST"][ to "LAST"][ on pytest>=X] -->
 
@@ -12,7 +12,7 @@ containing LAST (default: the whole output, or to its end). Timings, the padding
 that differs between pytest versions (the short test summary) names the oldest pytest it holds for;
 older ones skip that block.
 
-After a deliberate change of output, refresh every block in one command:
+After a deliberate change of output, refresh every block of every file in one command:
 
     .venv/bin/python tests/test_readme.py --refresh
 """
@@ -34,6 +34,8 @@ from pytest_rubric.editing.decisions import CI_VARIABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: Every file whose pasted outputs are checked: the README and each page of the docs.
+FILES = (README, *sorted((ROOT / "docs").glob("*.md")))
 
 MARKER = re.compile(
     r"<!-- output of `python -m pytest(?P<args>[^`]*)` in (?P<project>[\w:.-]+)"
@@ -113,6 +115,12 @@ cases:
     },
 }
 
+
+def _name(file: Path) -> str:
+    """A checked file, as the repository names it."""
+    return file.relative_to(ROOT).as_posix()
+
+
 HEADER = re.compile(
     r"^(platform |rootdir: |configfile: |testpaths: |plugins: |cachedir: |hypothesis profile |"
     r"created: |\d+ workers? \[|\[gw\d+\] )"
@@ -123,24 +131,33 @@ RULE = re.compile(r"^([=_-])\1* (.*?) \1+$")
 
 @dataclass(frozen=True)
 class Pasted:
-    """One marked output block of the README."""
+    """One marked output block of a Markdown file."""
 
+    file: Path
     args: tuple[str, ...]
     project: str
     first: str | None
     last: str | None
     pytest_version: tuple[int, ...]
     block: str
-    span: tuple[int, int]  # where the block's text is in README.md
+    span: tuple[int, int]  # where the block's text is in its file
+
+    @property
+    def name(self) -> str:
+        return _name(self.file)
 
     @property
     def label(self) -> str:
-        return self.project
+        return f"{self.name}:{self.project}"
 
 
-def pasted_blocks(text: str) -> list[Pasted]:
+def pasted_blocks(file: Path, text: str | None = None) -> list[Pasted]:
+    """The marked blocks of ``file`` (of ``text``, when given, as the file's text)."""
+    if text is None:
+        text = file.read_text(encoding="utf-8")
     return [
         Pasted(
+            file=file,
             args=tuple(match["args"].split()),
             project=match["project"],
             first=match["first"],
@@ -212,11 +229,11 @@ def normalise(text: str) -> list[str]:
     return lines
 
 
-def refresh(readme: Path = README) -> int:
-    """Rewrite every marked block from a real run; return how many changed."""
-    text = readme.read_text()
+def refresh(file: Path) -> int:
+    """Rewrite every marked block of ``file`` from a real run; return how many changed."""
+    text = file.read_text(encoding="utf-8")
     changed = 0
-    for pasted in reversed(pasted_blocks(text)):  # from the end, so spans stay valid
+    for pasted in reversed(pasted_blocks(file, text)):  # from the end, so spans stay valid
         if version(pytest.__version__) < pasted.pytest_version:
             continue
         with tempfile.TemporaryDirectory() as tmp:
@@ -225,17 +242,25 @@ def refresh(readme: Path = README) -> int:
             begin, end = pasted.span
             text = text[:begin] + fresh + text[end:]
             changed += 1
-    readme.write_text(text)
+    if changed:
+        file.write_text(text, encoding="utf-8")
     return changed
 
 
-PASTED = pasted_blocks(README.read_text())
+PASTED = [pasted for file in FILES for pasted in pasted_blocks(file)]
 
 
-def test_every_pasted_output_in_the_readme_has_a_marker() -> None:
-    fenced = README.read_text().count("```text\n")
-    assert fenced == len(PASTED), "put an <!-- output of ... --> marker before each ```text block"
+@pytest.mark.parametrize("file", FILES, ids=_name)
+def test_every_pasted_output_in_the_readme_has_a_marker(file: Path) -> None:
+    fenced = file.read_text(encoding="utf-8").count("```text\n")
+    assert fenced == len(pasted_blocks(file)), (
+        f"{_name(file)}: put an <!-- output of ... --> marker before each ```text block"
+    )
+
+
+def test_the_pasted_outputs_are_found() -> None:
     assert len(PASTED) >= 3
+    assert any(pasted.file == README for pasted in PASTED)
 
 
 @pytest.mark.parametrize("pasted", PASTED, ids=[pasted.label for pasted in PASTED])
@@ -248,7 +273,7 @@ def test_a_pasted_output_is_what_a_real_run_prints(pasted: Pasted, tmp_path: Pat
     assert fresh, f"the command printed no line containing {pasted.first!r}"
     if normalise(fresh) != normalise(pasted.block):
         pytest.fail(
-            f"README.md block for `pytest {' '.join(pasted.args)}` in {pasted.project} differs "
+            f"{pasted.name} block for `pytest {' '.join(pasted.args)}` in {pasted.project} differs "
             f"from a real run; refresh with `python tests/test_readme.py --refresh`.\n"
             f"Real output:\n{fresh}",
             pytrace=False,
@@ -258,4 +283,5 @@ def test_a_pasted_output_is_what_a_real_run_prints(pasted: Pasted, tmp_path: Pat
 if __name__ == "__main__":
     if sys.argv[1:] != ["--refresh"]:
         sys.exit(f"usage: {sys.argv[0]} --refresh")
-    print(f"{refresh()} README.md block(s) refreshed")
+    for file in FILES:
+        print(f"{refresh(file)} block(s) refreshed in {_name(file)}")

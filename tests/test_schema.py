@@ -49,8 +49,9 @@ def problems(schema: Mapping[str, Any], document: Any, draft: str = "2020-12") -
 
 
 def readme_case_files() -> list[str]:
-    """The README's YAML blocks that are whole case files."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The YAML blocks of the README and the docs/ pages that are whole case files."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    text = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
     return [block for block in blocks if "evaluator:" in block and "\ncases:" in block]
 

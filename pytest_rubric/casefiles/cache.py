@@ -1,7 +1,7 @@
 """Loaded case files kept between runs, so that an unchanged file is not parsed again.
 
-Reading a case file strictly costs about ten times what reading back its result
-does, so, as pytest keeps rewritten test modules in ``__pycache__``, a case file
+Reading a case file strictly (YAML events, positions, every check) costs far more than
+reading back its result, so, as pytest keeps rewritten test modules in ``__pycache__``, a case file
 that loaded without a problem is kept in pytest's cache folder
 (``.pytest_cache/d/rubric-cases``, one entry per case file) and reused while its
 bytes, this package's loader and PyYAML are unchanged. What depends on more than

@@ -39,7 +39,7 @@ INPUT_FORMATS: dict[str, str] = {
 SUFFIXES = tuple(INPUT_FORMATS)
 #: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
 #: than this is refused before it is parsed: a row is an id and two labels, and parsing
-#: a runaway row (100 MB of commas) would cost many times its size in memory.
+#: a runaway row (a missing quote, a file of commas) would cost many times its size in memory.
 MAX_ROW_CHARS = 1_000_000
 CSV_HEADER = ("id", "a", "b")
 _CSV_BOOLEANS = {"true": True, "false": False}
@@ -92,7 +92,7 @@ def _parse_int(text: str) -> int:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant, parse_int=_parse_int
 )
-#: The same decoder without the duplicate-key hook, several times cheaper per row: its
+#: The same decoder without the duplicate-key hook (a Python call per object): its
 #: answer is taken only where it cannot differ (see :func:`_decode_row`).
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int)
 _SCAN = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # C scanner, untyped

@@ -41,10 +41,10 @@ class Evaluator:
     """One rubric evaluator, as plugins hand it to pytest-rubric.
 
     The one way to write an evaluator: ``evaluate``, a pure function from a case's
-    ``input`` mapping to a JSON-compatible answer, and, for evidence beside a mismatch,
-    ``explain``, a pure function from the same input to :class:`Evidence`. ``explain``
-    is called only when its evidence is shown or kept: for a mismatch, and for every
-    case when a report or review page is written.
+    ``input`` mapping to a JSON-compatible answer, and, for evidence beside a mismatch
+    and in reports, ``explain``, a pure function from the same input to
+    :class:`Evidence`. Both are called for every case, so that a case ends the same
+    whichever reports a run writes.
 
     ``codes`` are the answer codes the evaluator can give (shown by
     ``--rubric-evaluators`` and in docs). ``configure``, when given, takes a case file's

@@ -256,6 +256,47 @@ def _is_plain(value: Any, depth: int, clean: bool = False) -> bool:
     return False
 
 
+def clean_copy(value: object) -> JSON:
+    """A fresh copy of ``value`` when it is plain and clean (as ``is_plain(value,
+    clean=True)`` says), made in the same walk that checks it; else :class:`NotClean`.
+    For values kept while the code that made them may change them again."""
+    return cast(JSON, _clean_copy(value, MAX_DEPTH))
+
+
+class NotClean(ValueError):
+    """A value :func:`clean_copy` does not copy: :func:`plain` would change it."""
+
+
+def _clean_copy(value: Any, depth: int) -> Any:
+    kind = type(value)
+    if kind is str:
+        if value.isascii() or _SURROGATES.search(value) is None:
+            return value
+        raise NotClean
+    if kind is bool or value is None:
+        return value
+    if kind is int:
+        if value.bit_length() <= _WHOLE_INT_BITS:
+            return value
+        raise NotClean
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        raise NotClean
+    if depth <= 0:
+        raise NotClean
+    if kind is dict:
+        copy = {}
+        for key, item in value.items():
+            if type(key) is not str or not _is_clean_text(key):
+                raise NotClean
+            copy[key] = _clean_copy(item, depth - 1)
+        return copy
+    if kind is list:
+        return [_clean_copy(item, depth - 1) for item in value]
+    raise NotClean
+
+
 #: Types that are plain and clean whatever their value.
 _ATOMS = frozenset((bool, type(None)))
 

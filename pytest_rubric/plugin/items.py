@@ -46,7 +46,7 @@ REPORT_DOMAIN = "[rubric] "
 class Failure:
     """What a failing case's report shows, worded as it fails: pytest keeps the last
     failure's exception and frames (``sys.last_value``) to the end of the session, and
-    they should not keep the case's answer (a ledger's 400,000 disagreement IDs) alive
+    they should not keep the case's answer (a large ledger's disagreement IDs) alive
     with them."""
 
     path: str

@@ -43,6 +43,8 @@ class RubricRun:
         self.hook_errors: list[str] = []
         # Workers only run cases; their controller summarises and writes.
         self.is_worker = hasattr(config, "workerinput")
+        #: Whether records are full (a report or page reads them).
+        self.full = wants_full_records(config)
         self._hidden: list[Any] | None = None
         # Rubric node IDs before any deselection, then the suite once collection ends.
         self._collected: list[str] | None = None
@@ -132,6 +134,10 @@ class RubricRun:
             # Each attempt starts anew (pytest-rerunfailures): the last one counts.
             self.cases.pop(report.nodeid, None)
         payload: Payload | None = getattr(report, "rubric", None)
+        if payload is not None and not self.is_worker:
+            # Gathered here: pytest keeps every report to the session's end, and a record's
+            # values need not live on with them (a worker's report still has to travel).
+            del report.rubric
         if payload is None:
             path, sep, _ = report.nodeid.partition("::")
             if not (report.failed and sep and path.endswith(SUFFIXES)):
@@ -153,6 +159,10 @@ class RubricRun:
             self.cases[report.nodeid] = {"record": merged, "summary": known["summary"]}
             return
         record["duration"] = round(report.duration, 6)
+        if self.full:  # kept as the report will write it
+            from pytest_rubric.reports.records import sealed
+
+            payload["record"] = sealed(record)
         self.cases[report.nodeid] = payload
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -238,7 +248,7 @@ class RubricRun:
 
     # pytest prints each failure's teardown sections by rescanning every passed
     # setup/teardown report (pytest-dev/pytest#13360): O(failures x items), which
-    # makes 3,000 mismatches in 10,000 cases cost seconds of summary. Our items'
+    # grows with the square of a suite's size when many cases mismatch. Our items'
     # quiet phase reports have no sections, so they can never print anything
     # there: hide them while pytest writes its failure sections (the outermost
     # wrapper), and put them back before anything else, such as --durations,

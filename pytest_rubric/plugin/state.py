@@ -55,7 +55,7 @@ class PluginFeed:
 
 def _entry_points_may_exist() -> bool:
     """Whether an installed distribution may declare the entry-point group: a look at the
-    raw text of each ``entry_points.txt``, several times cheaper than parsing them all.
+    raw text of each ``entry_points.txt``, without parsing any of them.
     ``importlib.metadata`` reads a group from a line that starts with ``[`` once stripped
     and names it once its brackets are stripped, so every such line holds ``[`` and the
     name. A false alarm only costs the full look (:class:`EvaluatorDiscovery` does it)."""

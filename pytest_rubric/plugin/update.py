@@ -18,7 +18,7 @@ import pytest
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.editing.decisions import FileResult, ci_variable, write_file
 from pytest_rubric.plugin.paths import display_path
-from pytest_rubric.reports.records import Payload, stopped
+from pytest_rubric.reports.records import Payload, stopped, without
 from pytest_rubric.reports.summary import plural
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
 
@@ -75,7 +75,7 @@ class UpdateRun:
                 by_path.setdefault(os.path.realpath(write["path"]), []).append(payload)
             else:
                 payload.pop("write", None)
-                payload["record"].pop("update", None)
+                payload["record"] = without(payload["record"], "update")
         for path, payloads in sorted(by_path.items()):
             display = escape_controls(display_path(self.config, path))
             result = write_file(Path(path), display, payloads)
@@ -84,8 +84,7 @@ class UpdateRun:
                 result.cases = len(payloads)
                 for payload in payloads:
                     payload.pop("write", None)
-                    record = payload["record"]
-                    record.pop("update", None)
+                    record = without(payload["record"], "update")
                     payload["record"] = stopped(
                         record,
                         CASE_ERROR,

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.reports.records import CaseRecord, unsealed
 
-#: Rows shown per page of a ledger's table: a 10,000-row ledger stays quick to open.
+#: Rows shown per page of a ledger's table: a ledger of any length opens at once.
 PAGE_ROWS = 200
 
 _PAGE_OUTCOMES = ("mismatched", "case-error", "xpassed")
@@ -49,6 +50,8 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
     for record in report.get("cases", ()):
         if not isinstance(record, Mapping):
             continue
+        if "sealed" in record:  # a run's own record, not yet written
+            record = unsealed(cast(CaseRecord, record))
         head = {
             "case": record.get("case", ""),
             "file": record.get("file", ""),

@@ -20,6 +20,7 @@ from pytest_rubric.reports.records import (
     ShardRecord,
     SuiteRecord,
     counts,
+    encode_record,
     in_file_order,
 )
 from pytest_rubric.running.outcome import OUTCOMES
@@ -92,16 +93,19 @@ def _dump(data: dict[str, Any], stream: TextIO) -> None:
     stream.write("\n")
 
 
-#: Each record's text, as the encoder writes a value (its default separators).
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 #: Records joined into one write: fewer calls, and a bounded string however many cases.
 _RECORDS_A_WRITE = 500
+
+
+def _record_text(record: CaseRecord) -> str:
+    text = record.get("sealed")
+    return encode_record(record) if text is None else text
 
 
 def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     """The document as one JSON object whose ``cases`` list holds a record a line: the
     other keys first, as the encoder writes them, then each record encoded alone."""
-    head = _ENCODE({key: value for key, value in data.items() if key != "cases"})
+    head = encode_record({key: value for key, value in data.items() if key != "cases"})
     cases = data.get("cases", [])
     opening = f"{head[:-1]}, " if len(head) > 2 else "{"
     if not cases:
@@ -111,5 +115,6 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     for start in range(0, len(cases), _RECORDS_A_WRITE):
         if start:
             stream.write(",\n")
-        stream.write(",\n".join(map(_ENCODE, cases[start : start + _RECORDS_A_WRITE])))
+        part = cases[start : start + _RECORDS_A_WRITE]
+        stream.write(",\n".join([_record_text(record) for record in part]))
     stream.write("\n]}\n")

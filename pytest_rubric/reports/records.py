@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from pytest_rubric.casefiles.loader import plain_copy
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, is_encodable, plain
@@ -49,6 +49,10 @@ class CaseRecord(_RecordKeys, total=False):
     duration: float
     update: UpdateRecord
     review: ReviewRecord
+    #: Never written as such: the whole record as the report writes it, kept by the run
+    #: that gathers the records from when a case ends until the report is written, beside
+    #: its head (see :func:`sealed`); :func:`unsealed` gives the record whole.
+    sealed: str
 
 
 class UpdateRecord(TypedDict):
@@ -183,6 +187,43 @@ def _facts(facts: object) -> dict[str, JSON]:
     return shown if isinstance(shown, dict) else {}
 
 
+#: A record's JSON text as the report writes it: json's encoder, its default separators.
+encode_record: Callable[[object], str] = json.JSONEncoder(ensure_ascii=False).encode
+#: The keys every record keeps beside its text once sealed: what the summary, the counts
+#: and the report's order read.
+_HEAD = ("nodeid", "case", "file", "line", "index", "evaluator", "outcome")
+
+
+def sealed(record: CaseRecord) -> CaseRecord:
+    """``record`` as the run keeps it until the report is written: its head, and the whole
+    record as the text the report writes (:attr:`CaseRecord.sealed`). The text is a
+    snapshot nothing the evaluator does later can change, and the values it holds cost
+    the garbage collector nothing from then on. A sealed record is given back as it is."""
+    if "sealed" in record:
+        return record
+    head = cast(CaseRecord, {key: record[key] for key in _HEAD})  # type: ignore[literal-required]
+    head["sealed"] = encode_record(record)
+    return head
+
+
+def unsealed(record: CaseRecord) -> CaseRecord:
+    """The whole ``record``, its text read back where it is sealed."""
+    text = record.get("sealed")
+    if text is None:
+        return record
+    whole: CaseRecord = json.loads(text)
+    return whole
+
+
+def without(record: CaseRecord, key: str) -> CaseRecord:
+    """``record`` without ``key``, sealed again if it was."""
+    if key not in (unsealed(record) if "sealed" in record else record):
+        return record
+    whole = unsealed(record).copy()
+    whole.pop(key, None)  # type: ignore[misc]
+    return sealed(whole) if "sealed" in record else whole
+
+
 def base_record(
     *,
     nodeid: str,
@@ -206,7 +247,10 @@ def base_record(
 
 def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord:
     """``record`` ended otherwise than by running: skipped, xfailed, or a case error
-    because something outside the case (a fixture, a hook, a timeout) stopped it."""
+    because something outside the case (a fixture, a hook, a timeout) stopped it.
+    A sealed record is sealed again."""
+    if "sealed" in record:
+        return sealed(stopped(unsealed(record), outcome, why))
     record = record.copy()
     record["outcome"] = outcome
     if outcome in (CASE_ERROR, "skipped"):  # an xfailed or xpassed case ran: keep its answer

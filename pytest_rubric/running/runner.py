@@ -23,7 +23,8 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.evaluator import Evaluator, Evidence
 from pytest_rubric.core.jsonvalues import (
     JSON,
-    copied,
+    NotClean,
+    clean_copy,
     describe,
     escape_controls,
     is_plain,
@@ -56,7 +57,6 @@ def run_case(
     source: str,
     review_limit: int = 0,
     review_at: str = "",
-    explain_matches: bool = True,
 ) -> CaseOutcome:
     """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
 
@@ -64,8 +64,7 @@ def run_case(
     was registered. With a ``review_limit``, an evaluator with ``review`` has the
     first that many rows to review of a valid input kept, and the rest counted;
     ``review_at`` names the file holding the rows (relative to rootdir), for their
-    ``file:line``. The evaluator's ``explain`` is called for a mismatch, and for a
-    match too with ``explain_matches`` (a report keeps every case's evidence). The
+    ``file:line``. The
     case's input as written is never handed out (each read of it is a fresh copy,
     unless the evaluator declares ``reads_input_only``), so a record takes it from
     the case after the run.
@@ -81,7 +80,7 @@ def run_case(
         # A mapping's answer packed as the case's expected answer is: compared as text.
         text = pack(answer) if type(answer) is dict else None
         matched = _matches(case, answer, text if type(text) is str else None)
-        if evidence is None and (explain_matches or not matched):
+        if evidence is None:
             evidence = ask.explanation()
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
@@ -247,8 +246,11 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
 def _review_row(call: _Caller, row: object) -> JSON:
     """A row ``review`` yielded, as a copy of plain JSON: an evaluator may yield one
     mapping again, changed, and the rows kept must not change with it."""
-    if is_plain(row, clean=True) and type(row) is dict:
-        return copied(row)
+    if type(row) is dict:
+        try:
+            return clean_copy(row)
+        except NotClean:
+            pass
     shown = normalised(row) if json_problem(row) is None else None
     if not isinstance(shown, dict):
         raise _EvaluatorFailed(f"{call.who}: review yielded {_what(row)}; yield JSON mappings")
@@ -315,18 +317,21 @@ class _Caller:
         problem = None if plain_facts else json_problem(evidence.facts, "Evidence.facts")
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who}: {problem}")
-        if evidence.problem is not None and not isinstance(evidence.problem, str):
-            raise _EvaluatorFailed(
-                f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
-                "of text, or None for a valid input"
-            )
+        text = self._problem(evidence)
         facts = evidence.facts if plain_facts else normalised(evidence.facts)
         if facts is not evidence.facts:  # subclasses were turned into their bases
             problem = json_problem(facts, "Evidence.facts")
         if problem is not None or not isinstance(facts, dict):
             raise _EvaluatorFailed(f"{self.who}: {problem}")
-        text = None if evidence.problem is None else str.__str__(evidence.problem)
         return Evidence(facts=facts, problem=text)
+
+    def _problem(self, evidence: Evidence) -> str | None:
+        if evidence.problem is not None and not isinstance(evidence.problem, str):
+            raise _EvaluatorFailed(
+                f"{self.who}: Evidence.problem is {_what(evidence.problem)}; give one sentence "
+                "of text, or None for a valid input"
+            )
+        return None if evidence.problem is None else str.__str__(evidence.problem)
 
 
 def _what(value: object) -> str:
