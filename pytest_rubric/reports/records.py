@@ -166,15 +166,19 @@ def record_of(
         else:
             record["input"] = plain_copy(case.packed_input)
         record["expected"] = plain_copy(case.packed_expected)
+        clean = outcome.clean  # then plain() would give each value back as it is
         if outcome.evaluated:
-            record["actual"] = plain(outcome.actual)
+            record["actual"] = outcome.actual if clean else plain(outcome.actual)
         keys, problems = outcome.differing_keys(), outcome.problems
         record["differingKeys"] = [escape_controls(key) for key in keys] if keys else []
         evidence = outcome.evidence
         record["evidence"] = (
             None
             if evidence is None
-            else {"facts": _facts(evidence.facts), "problem": _text(evidence.problem)}
+            else {
+                "facts": evidence.facts if clean else _facts(evidence.facts),
+                "problem": _text(evidence.problem),
+            }
         )
         record["problems"] = [_text(problem) or "" for problem in problems] if problems else []
         if outcome.review is not None:

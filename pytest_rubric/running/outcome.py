@@ -55,6 +55,10 @@ class CaseOutcome:
     evidence: Evidence | None = None
     problems: tuple[str, ...] = ()
     review: ReviewRecord | None = None
+    #: ``actual`` and the evidence's facts are as :func:`~pytest_rubric.core.jsonvalues.plain`
+    #: keeps them (text UTF-8 can encode, integers ``str`` prints): a record takes them
+    #: as they are.
+    clean: bool = False
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere

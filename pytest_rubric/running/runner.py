@@ -107,6 +107,7 @@ def run_case(
         actual=answer,
         evidence=evidence,
         review=review,
+        clean=ask.call.clean,
     )
 
 
@@ -263,6 +264,8 @@ class _Caller:
     def __init__(self, evaluator: Evaluator, source: str) -> None:
         self.evaluator = evaluator
         self.source = source
+        #: Whether every answer and evidence checked so far is as :func:`plain` keeps it.
+        self.clean = True
 
     @property
     def who(self) -> str:
@@ -292,7 +295,12 @@ class _Caller:
         Subclasses are turned into their base types first, then checked again: a
         ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
         plain_answer = cast(JSON, answer)
-        if not is_plain(answer):  # the usual answer is: one walk over it, no copy
+        if is_plain(answer, clean=True):  # the usual answer: one walk over it, no copy
+            pass
+        elif is_plain(answer):
+            self.clean = False
+        else:
+            self.clean = False
             problem = json_problem(answer)
             if problem is None:
                 plain_answer = normalised(answer)
@@ -313,7 +321,10 @@ class _Caller:
                 f"{self.who}: Evidence.facts is {_what(evidence.facts)}; give a dict of "
                 "label -> JSON value"
             )
-        plain_facts = is_plain(evidence.facts)
+        plain_facts = is_plain(evidence.facts, clean=True)
+        if not plain_facts:
+            self.clean = False
+            plain_facts = is_plain(evidence.facts)
         problem = None if plain_facts else json_problem(evidence.facts, "Evidence.facts")
         if problem is not None:
             raise _EvaluatorFailed(f"{self.who}: {problem}")
