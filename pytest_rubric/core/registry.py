@@ -63,6 +63,18 @@ class Registry:
                 f"evaluator {show_object(name)} with evaluate={show_object(evaluator.evaluate)}; "
                 f"evaluate must be a function from a case's input to its answer"
             )
+        for field in _FUNCTIONS:
+            function = getattr(evaluator, field)
+            if function is not None and not callable(function):
+                return (
+                    f"evaluator {show_object(name)} with {field}={show_object(function)}; "
+                    f"{field} must be a function, or None"
+                )
+        if not isinstance(evaluator.reads_input_only, bool):
+            return (
+                f"evaluator {show_object(name)} with reads_input_only="
+                f"{show_object(evaluator.reads_input_only)}; write True or False"
+            )
         if evaluator.answer_schema is not None and not isinstance(evaluator.answer_schema, Mapping):
             return (
                 f"evaluator {show_object(name)} with answer_schema="
@@ -83,6 +95,9 @@ class Registry:
         close = difflib.get_close_matches(name, self.names(), n=1)
         return close[0] if close else None
 
+
+#: The Evaluator's optional functions.
+_FUNCTIONS = ("explain", "configure", "stream", "judge", "review", "tally_blocks")
 
 _short = reprlib.Repr()
 _short.maxstring = 60

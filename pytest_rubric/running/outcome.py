@@ -59,6 +59,8 @@ class CaseOutcome:
     #: keeps them (text UTF-8 can encode, integers ``str`` prints): a record takes them
     #: as they are.
     clean: bool = False
+    #: ``actual``'s compact JSON text is the case's ``expected`` as packed: the same value.
+    as_written: bool = False
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere

@@ -77,9 +77,10 @@ def run_case(
     ask = _Asking(case, evaluator, source)
     try:
         answer, evidence = ask.answer()
-        # A mapping's answer packed as the case's expected answer is: compared as text.
+        # A mapping's answer packed as the case's expected answer is: the same text matches.
         text = pack(answer) if type(answer) is dict else None
-        matched = _matches(case, answer, text if type(text) is str else None)
+        as_written = type(text) is str and text == case.packed_expected
+        matched = as_written or _matches(case, answer)
         if evidence is None:
             evidence = ask.explanation()
         review = None
@@ -108,22 +109,19 @@ def run_case(
         evidence=evidence,
         review=review,
         clean=ask.call.clean,
+        as_written=as_written,
     )
 
 
-def _matches(case: Case, answer: JSON, text: str | None) -> bool:
-    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly; ``text``
-    is the answer packed as :func:`~pytest_rubric.casefiles.loader.pack` packs, if it
-    packs as text.
+def _matches(case: Case, answer: JSON) -> bool:
+    """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly, when its
+    compact JSON text is not the expected answer's as packed (the same text is the same
+    value: ``true`` and ``1``, ``1`` and ``1.0`` are written differently).
 
-    The same compact JSON text is the same value (``true`` and ``1``, ``1`` and ``1.0``
-    are written differently), so an answer written as its expected answer is packed
-    matches without decoding it. Otherwise Python's ``==`` refuses at once what differs
-    anyway: it takes ``true`` for ``1``, but plain JSON values (no NaN, no tuples)
-    equal as JSON are equal to it too. What it finds equal (keys in another order,
-    ``2`` against ``2.0``, or ``true`` against ``1``) :func:`json_equal` decides."""
-    if text is not None and text == case.packed_expected:
-        return True
+    Python's ``==`` refuses at once what differs anyway: it takes ``true`` for ``1``,
+    but plain JSON values (no NaN, no tuples) equal as JSON are equal to it too. What it
+    finds equal (keys in another order, ``2`` against ``2.0``, or ``true`` against
+    ``1``) :func:`json_equal` decides."""
     expected = case.expected
     try:
         if expected != answer:
