@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -28,47 +28,77 @@ def write_text_atomically(path: Path, text: str, *, what: str) -> None:
 def write_with(path: Path, what: str, fill: Callable[[TextIO], object]) -> None:
     """As :func:`write_text_atomically`, the text written by ``fill`` into a stream."""
     target = Path(os.path.realpath(path))
-    temporary: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(
-            prefix=".rubric-report-", suffix=".tmp", dir=target.parent
-        )
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            fill(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
         if os.path.exists(target) and not os.path.isfile(target):
             raise ReportWriteError(
                 f"{what} was not written to {path}: it is no longer a regular file"
             )
-        os.replace(temporary, target)
-        temporary = None
+
+        def write(handle: int) -> None:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                fill(stream)
+                stream.flush()
+                os.fsync(stream.fileno())
+
+        _replace(target, write)
     except (OSError, ValueError, TypeError, OverflowError) as exc:
         raise ReportWriteError(f"{what} was not written to {path}: {os_reason(exc)}") from None
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
 
 
 def write_bytes_atomically(path: Path, data: bytes) -> None:
     """Replace the file at ``path`` (through a symlink) so that readers see the old
-    bytes or the new ones, never a part; its permissions are kept."""
-    target = Path(os.path.realpath(path))
-    mode = target.stat().st_mode & 0o7777
-    handle, temporary = tempfile.mkstemp(prefix=".rubric-update-", suffix=".tmp", dir=target.parent)
-    try:
+    bytes or the new ones, never a part; its mode, owner and group are kept."""
+
+    def write(handle: int) -> None:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
+
+    _replace(Path(os.path.realpath(path)), write)
+
+
+def _replace(target: Path, write: Callable[[int], None]) -> None:
+    """A new file beside ``target`` filled by ``write`` (handed its descriptor, which it
+    closes), then renamed over ``target``; removed again if anything fails.
+
+    The new file gets what a plain ``open()`` would give it, ``0o666`` less the umask,
+    and an existing ``target`` keeps its mode and, where this process may set them,
+    its owner and group."""
+    handle, temporary = _new_file_beside(target)
+    try:
+        write(handle)
+        _keep_what_target_has(temporary, target)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _new_file_beside(target: Path) -> tuple[int, str]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        name = str(target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(name, flags, 0o666), name  # the umask applies, as for open()
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {target}")
+
+
+def _keep_what_target_has(temporary: str, target: Path) -> None:
+    try:
+        found = os.stat(target)
+    except FileNotFoundError:
+        return
+    chown = getattr(os, "chown", None)
+    if chown is not None:
+        # Root may give the file back to its owner; anyone may keep a group they are in.
+        with contextlib.suppress(OSError):
+            chown(temporary, found.st_uid, found.st_gid)
+    os.chmod(temporary, stat.S_IMODE(found.st_mode))
 
 
 def path_problem(value: str, option: str, example: str) -> str | None:
