@@ -756,3 +756,69 @@ def test_an_evaluator_name_with_control_characters_is_shown_escaped(
     result.stdout.fnmatch_lines(
         ["*'c' (evil\\x1b[[]31m) differs from expected in a", "evil\\x1b[[]31m: 1 case*"]
     )
+
+
+CHANGES_ITS_ANSWER = """
+from pytest_rubric import Evaluator, Evidence, Summary, hookimpl
+
+ANSWER = {}
+
+
+def evaluate(data):
+    ANSWER.clear()
+    ANSWER["v"] = data["v"]
+    return ANSWER
+
+
+def explain(data):
+    ANSWER["v"] = "changed by explain"
+    return Evidence(facts={"v": data["v"]})
+
+
+def review(ledger, where):
+    ANSWER["v"] = "changed by review"
+    yield {"id": "r"}
+
+
+def line(answer):
+    answer["v"] = "changed by the summary line"
+    return "a line"
+
+
+@hookimpl
+def rubric_evaluators():
+    return [
+        Evaluator(
+            name="changes",
+            description="changes its answer while it is asked for more",
+            evaluate=evaluate,
+            explain=explain,
+            review=review,
+            summary=Summary("changes", line),
+        )
+    ]
+"""
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_an_evaluator_that_changes_its_answer_after_answering_changes_nothing_recorded(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    pytester.makeconftest(CHANGES_ITS_ANSWER)
+    pytester.makefile(
+        ".rubric.yaml",
+        changes="evaluator: changes\ncases:\n"
+        "  - {id: same, input: {v: 1}, expected: {v: 1}}\n"
+        "  - {id: other, input: {v: 2}, expected: {v: 3}}\n",
+    )
+    result = pytester.runpytest_subprocess("--rubric-report=report.json", *args)
+    result.assert_outcomes(passed=1, failed=1)
+    _no_internal_error(result)
+    result.stdout.fnmatch_lines(
+        ["*'other' (changes) differs from expected in v", "  v  expected 3"]
+    )
+    report = _validated(pytester.path / "report.json")
+    cases = {record["case"]: record for record in report["cases"]}
+    assert (cases["same"]["expected"], cases["same"]["actual"]) == ({"v": 1}, {"v": 1})
+    assert (cases["other"]["expected"], cases["other"]["actual"]) == ({"v": 3}, {"v": 2})
+    assert cases["other"]["differingKeys"] == ["v"]

@@ -14,7 +14,7 @@ import pytest
 
 from pytest_rubric.casefiles.loader import plain_copy
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
-from pytest_rubric.core.jsonvalues import escape_controls, plain
+from pytest_rubric.core.jsonvalues import copied, escape_controls, plain
 from pytest_rubric.editing.decisions import pending_write
 from pytest_rubric.plugin.items import RubricItem
 from pytest_rubric.plugin.paths import root_path
@@ -133,7 +133,7 @@ def _summary_line(item: RubricItem, result: Any) -> SummaryLine | None:
     if summary is None or result is None or not result.evaluated:
         return None
     try:
-        line = summary.line(result.actual)
+        line = summary.line(copied(result.actual))  # its own copy: the record keeps ours
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # SystemExit too: a summary line never ends a run

@@ -49,7 +49,7 @@ def format_failure(outcome: CaseOutcome) -> str:
 def format_mismatch(outcome: CaseOutcome) -> str:
     diffs = differences(outcome.case.expected, outcome.actual)
     lines = [f"{outcome.path}:{outcome.case.line}: {headline(outcome)}"]
-    width = max(len(escape_controls(key)) for key, _, _ in diffs)
+    width = max((len(escape_controls(key)) for key, _, _ in diffs), default=0)
     for key, expected, actual in diffs:
         lines.append(f"  {escape_controls(key).ljust(width)}  expected {shown(expected)}")
         lines.append(f"  {' ' * width}  actual   {shown(actual)}{slip_hint(expected, actual)}")

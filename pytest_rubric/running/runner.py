@@ -25,9 +25,9 @@ from pytest_rubric.core.jsonvalues import (
     JSON,
     NotClean,
     clean_copy,
+    copied,
     describe,
     escape_controls,
-    is_plain,
     json_problem,
     normalised,
     plain,
@@ -176,14 +176,15 @@ class _Asking:
                 reader = self._reader()
                 pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
                 if pair is not None:
-                    return call.checked(*call.pair("tally_blocks", pair))
+                    return call.checked(*call.pair("tally_blocks", pair), "tally_blocks")
             if evaluator.stream is not None:
                 reader = self._reader()
                 pair = call("stream", evaluator.stream, reader, reader.where)
-                return call.checked(*call.pair("stream", pair))
+                return call.checked(*call.pair("stream", pair), "stream")
         data = self._data()
         if evaluator.judge is not None:
-            return call.checked(*call.pair("judge", call("judge", evaluator.judge, data)))
+            answer, evidence = call.pair("judge", call("judge", evaluator.judge, data))
+            return call.checked(answer, evidence, "judge")
         self._evaluated = data
         return call.checked(call("evaluate", evaluator.evaluate, data), None)
 
@@ -288,30 +289,39 @@ class _Caller:
             f"{self.who}: {what} returned {_what(value)}; return a pair (answer, Evidence)"
         )
 
-    def checked(self, answer: object, evidence: object) -> tuple[JSON, Evidence | None]:
-        """The answer and evidence as plain JSON types, or :class:`_EvaluatorFailed`.
-        Subclasses are turned into their base types first, then checked again: a
-        ``float`` subclass may turn into NaN, an ``int`` subclass may refuse."""
-        plain_answer = cast(JSON, answer)
-        if is_plain(answer, clean=True):  # the usual answer: one walk over it, no copy
-            pass
-        elif is_plain(answer):
-            self.clean = False
-        else:
-            self.clean = False
-            problem = json_problem(answer)
-            if problem is None:
-                plain_answer = normalised(answer)
-                problem = json_problem(plain_answer)
-            if problem is not None:
-                raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
-        return plain_answer, None if evidence is None else self.evidence(evidence)
+    def checked(
+        self, answer: object, evidence: object, what: str = "explain"
+    ) -> tuple[JSON, Evidence | None]:
+        """The answer and evidence as fresh copies of plain JSON types, or
+        :class:`_EvaluatorFailed`. Copies: what an evaluator handed back is its own, and
+        it may change it while it is asked for more (``explain``, ``review``). Subclasses
+        are turned into their base types first, then checked again: a ``float``
+        subclass may turn into NaN, an ``int`` subclass may refuse."""
+        plain_answer, problem = self._copy(answer, "the answer")
+        if problem is not None:
+            raise _EvaluatorFailed(f"{self.who} answered something that is not JSON: {problem}")
+        return plain_answer, None if evidence is None else self.evidence(evidence, what)
 
-    def evidence(self, evidence: object) -> Evidence:
-        """``evidence`` as :class:`Evidence` of plain JSON facts, or :class:`_EvaluatorFailed`."""
+    def _copy(self, value: object, where: str) -> tuple[Any, str | None]:
+        """A fresh copy of ``value`` as plain JSON types, or what makes it no JSON value.
+        Clears :attr:`clean` where :func:`plain` would still change the copy."""
+        try:
+            return clean_copy(value), None  # the usual value: checked and copied in one walk
+        except NotClean:
+            self.clean = False
+        problem = json_problem(value, where)
+        if problem is not None:
+            return None, problem
+        made = normalised(value)  # subclasses turned into their bases, then checked again
+        problem = json_problem(made, where)
+        return (None, problem) if problem is not None else (copied(made), None)
+
+    def evidence(self, evidence: object, what: str = "explain") -> Evidence:
+        """``evidence`` as :class:`Evidence` of fresh plain JSON facts, or
+        :class:`_EvaluatorFailed`; ``what`` is the function that gave it."""
         if not isinstance(evidence, Evidence):
             raise _EvaluatorFailed(
-                f"{self.who}: explain returned {_what(evidence)}; "
+                f"{self.who}: {what} returned {_what(evidence)}; "
                 "return pytest_rubric.Evidence(facts={...}, problem=...) or None"
             )
         if not isinstance(evidence.facts, dict):
@@ -319,20 +329,10 @@ class _Caller:
                 f"{self.who}: Evidence.facts is {_what(evidence.facts)}; give a dict of "
                 "label -> JSON value"
             )
-        plain_facts = is_plain(evidence.facts, clean=True)
-        if not plain_facts:
-            self.clean = False
-            plain_facts = is_plain(evidence.facts)
-        problem = None if plain_facts else json_problem(evidence.facts, "Evidence.facts")
-        if problem is not None:
-            raise _EvaluatorFailed(f"{self.who}: {problem}")
-        text = self._problem(evidence)
-        facts = evidence.facts if plain_facts else normalised(evidence.facts)
-        if facts is not evidence.facts:  # subclasses were turned into their bases
-            problem = json_problem(facts, "Evidence.facts")
+        facts, problem = self._copy(evidence.facts, "Evidence.facts")
         if problem is not None or not isinstance(facts, dict):
             raise _EvaluatorFailed(f"{self.who}: {problem}")
-        return Evidence(facts=facts, problem=text)
+        return Evidence(facts=facts, problem=self._problem(evidence))
 
     def _problem(self, evidence: Evidence) -> str | None:
         if evidence.problem is not None and not isinstance(evidence.problem, str):
