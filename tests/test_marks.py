@@ -266,3 +266,23 @@ def test_junit_and_xdist_show_the_same_outcomes(pytester: pytest.Pytester) -> No
     assert kinds["parked"][-1] == "skipped"
     assert kinds["known-bug"][-1] == "skipped"
     assert kinds["fixed-now"][-1] == "failure"
+
+
+@pytest.mark.parametrize("name", ["_private", "_", "__class__", "_config"])
+def test_a_marker_name_starting_with_an_underscore_is_a_problem_of_its_case(
+    pytester: pytest.Pytester, name: str
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        cases=f"evaluator: reason\ncases:\n  - id: a\n    marks: [{name}]\n"
+        "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n"
+        "    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n"
+        "  - id: b\n"
+        "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n"
+        "    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([f"*cases.rubric.yaml:4:13: *{name}* cannot be a mark*rename it*"])
+    result.stdout.no_fnmatch_line("*Traceback*")
+    assert "INTERNALERROR" not in result.stdout.str()

@@ -405,3 +405,39 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     assert identical(json.loads(written), json.loads(json.dumps(data)))
     line = json.JSONEncoder(ensure_ascii=False).encode(record)
     assert written.split("\n")[1:3] == [f"{line},", line]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rubric-schema=schema.json"],
+        ["--rubric-schema=schema.json", "-n", "2"],
+        ["--collect-only"],
+        ["--rubric-evaluators"],
+        ["-m", "unknown", "--strict-markers"],
+        ["-m", "unknown", "--strict-markers", "-n", "2"],
+    ],
+    ids=[
+        "schema",
+        "schema-xdist",
+        "collect-only",
+        "evaluators",
+        "usage-error",
+        "usage-error-xdist",
+    ],
+)
+def test_a_run_that_runs_no_case_by_how_it_was_asked_leaves_the_report_and_page_alone(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        seeds="evaluator: reason\ncases:\n  - id: a\n    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n",
+    )
+    pytester.makefile(
+        ".py", test_marked="import pytest\n\n@pytest.mark.unknown\ndef test_x():\n    pass\n"
+    )
+    (pytester.path / "report.json").write_text('{"kept": true}')
+    (pytester.path / "page.html").write_text("<p>kept</p>")
+    pytester.runpytest_subprocess("--rubric-report=report.json", "--rubric-html=page.html", *args)
+    assert (pytester.path / "report.json").read_text() == '{"kept": true}'
+    assert (pytester.path / "page.html").read_text() == "<p>kept</p>"

@@ -155,6 +155,14 @@ def _names(
             )
         elif name in _RESERVED:
             problems.append(error(name_at, f"'{name}' cannot be a mark here: {_RESERVED[name]}"))
+        elif name.startswith("_"):
+            problems.append(
+                error(
+                    name_at,
+                    f"{describe(name)} cannot be a mark: pytest takes no marker name that "
+                    "starts with '_'; rename it (e.g. 'private')",
+                )
+            )
         else:
             names.append((name, name_at))
     return names

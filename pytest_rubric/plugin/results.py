@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricItem
     from pytest_rubric.reports.records import Payload, ShardRecord, SuiteRecord
 
+#: How a run ends that stopped before its cases (a usage error, or, under pytest-xdist, the
+#: workers' collection errors it turns into).
+_STOPPED = (
+    pytest.ExitCode.USAGE_ERROR,
+    pytest.ExitCode.INTERRUPTED,
+    pytest.ExitCode.INTERNAL_ERROR,
+)
 #: The key of the suite a pytest-xdist worker collected, in its ``workeroutput``.
 _WORKER_SUITE = "rubric_suite"
 
@@ -170,8 +177,10 @@ class RubricRun:
         if (self.report_path is None and html_path is None) or self.is_worker:
             return
         options = self.config.option
-        if options.collectonly or options.rubric_evaluators:
-            return  # nothing ran: keep the report of the last run that did
+        if options.collectonly or options.rubric_evaluators or options.rubric_schema is not None:
+            return  # nothing ran, by how it was asked: keep the report of the last run that did
+        if session.exitstatus in _STOPPED and not self.cases:
+            return  # stopped before any case ran (a usage error): likewise
         try:
             from pytest_rubric.core.version import version
             from pytest_rubric.reports.jsonreport import document
