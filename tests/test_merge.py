@@ -234,6 +234,29 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
         "merge refused: bare.json is not a complete pytest-rubric report: cases[0] is not a "
         "case record",
     ),
+    "a-forged-number-of-shards": (
+        ["s1.json", "forged.json", "s3.json"],
+        {"forged.json": lambda report: {**report, "shard": {**report["shard"], "splits": 10**12}}},
+        'merge refused: forged.json is not a complete pytest-rubric report: "shard.splits" is '
+        "1000000000000, more shards than any run has (at most 10,000)",
+    ),
+    "more-selected-than-collected": (
+        ["s1.json", "forged.json", "s3.json"],
+        {
+            "forged.json": lambda report: {
+                **report,
+                "suite": {**report["suite"], "selected": 10**12},
+            }
+        },
+        'merge refused: forged.json is not a complete pytest-rubric report: "suite.collected" or '
+        '"suite.selected" is not a count of its node IDs',
+    ),
+    "a-key-given-twice": (
+        ["s1.json", "twice.json", "s3.json"],
+        {"twice.json": lambda report: RAW + json.dumps(report)[:-1] + ', "exitStatus": 0}'},
+        'merge refused: twice.json is not a pytest-rubric report: it gives the key "exitStatus" '
+        "twice in one object",
+    ),
     "a-missing-input-file": (
         ["s1.json", "s4.json"],
         {},

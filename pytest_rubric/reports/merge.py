@@ -24,6 +24,8 @@ from pytest_rubric.running.outcome import OUTCOMES
 
 #: How many node IDs a refusal names before "and N more".
 SHOWN = 3
+#: More shards than this are no run's: a report claiming them is refused before it is counted.
+MAX_SPLITS = 10_000
 #: pytest's exit status when a run collected nothing, as a shard with no cases does.
 _NO_TESTS_COLLECTED = 5
 
@@ -48,12 +50,30 @@ class ShardReport:
         return cast("list[CaseRecord]", self.data["cases"])
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key it gives twice (json keeps the last one,
+    which could turn a mismatch into a match)."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = escape_controls(json.dumps(key, ensure_ascii=False)[:60])
+                raise ValueError(f"it gives the key {shown} twice in one object")
+            seen.add(key)
+    return made
+
+
 def parse(name: str, content: bytes, version: str) -> ShardReport:
     """``content`` read as a report written by pytest-rubric ``version``, checked enough
     to merge; :class:`MergeRefused` when it is not one."""
     shown = _shown(name)
     try:
-        data = json.loads(content.decode("utf-8-sig"), parse_constant=_refuse_constant)
+        data = json.loads(
+            content.decode("utf-8-sig"),
+            parse_constant=_refuse_constant,
+            object_pairs_hook=_no_duplicate_keys,
+        )
     except UnicodeDecodeError:
         raise MergeRefused(f"{shown} is not a pytest-rubric report: it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -222,7 +242,8 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
     nodeids = suite.get("nodeids")
     if not isinstance(nodeids, list) or not all(isinstance(n, str) for n in nodeids):
         return '"suite.nodeids" is not a list of node IDs'
-    if not _is_int(suite.get("selected")) or suite.get("collected") != len(nodeids):
+    selected = suite.get("selected")
+    if not _is_int(selected) or suite.get("collected") != len(nodeids) or selected > len(nodeids):  # type: ignore[operator]
         return '"suite.collected" or "suite.selected" is not a count of its node IDs'
     if nodeids != sorted(set(nodeids)) or suite.get("digest") != suite_digest(nodeids):
         return '"suite.digest" does not match "suite.nodeids"'
@@ -234,6 +255,8 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
         and 1 <= shard["group"] <= shard["splits"]
     ):
         return '"shard" is neither null nor a group of splits'
+    if shard is not None and shard["splits"] > MAX_SPLITS:
+        return f'"shard.splits" is {shard["splits"]}, more shards than any run has (at most {MAX_SPLITS:,})'
     cases = data.get("cases")
     if not isinstance(cases, list):
         return '"cases" is not a list'
