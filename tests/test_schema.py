@@ -541,7 +541,7 @@ def test_an_unwritable_schema_path_is_a_usage_error(
     result.stderr.fnmatch_lines([message])
 
 
-def test_an_answer_schema_that_is_not_json_is_a_usage_error_naming_the_evaluator(
+def test_an_answer_schema_that_is_not_json_is_a_registration_problem_naming_the_evaluator(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makeconftest(
@@ -553,7 +553,10 @@ def test_an_answer_schema_that_is_not_json_is_a_usage_error_naming_the_evaluator
     result = pytester.runpytest("--rubric-schema=schema.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["ERROR: evaluator 'odd' declares an answer_schema that is not JSON*"]
+        [
+            "ERROR: conftest.py: *evaluator 'odd' with an answer_schema that is not JSON: "
+            "answer_schema.enum is a set, not a JSON value*"
+        ]
     )
     assert not (pytester.path / "schema.json").exists()
 
@@ -574,3 +577,39 @@ def test_an_answer_schema_that_is_not_a_mapping_is_a_registration_problem(
             "ERROR: conftest.py: rubric_evaluators returned evaluator 'odd' with answer_schema='boolean'*"
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("schema", "words"),
+    [
+        ("nested(5000)", "answer_schema nests deeper than 200 levels"),
+        ("nested(300)", "answer_schema nests deeper than 200 levels"),
+        ("{'type': 'number', 'maximum': float('nan')}", "answer_schema.maximum is nan"),
+        ("{'type': 'number', 'minimum': float('-inf')}", "answer_schema.minimum is -inf"),
+    ],
+    ids=["5000-levels", "300-levels", "nan", "infinity"],
+)
+@pytest.mark.parametrize("configure", [False, True], ids=["plain", "configure"])
+def test_an_answer_schema_json_cannot_hold_is_a_registration_problem_naming_the_evaluator(
+    pytester: pytest.Pytester, schema: str, words: str, configure: bool
+) -> None:
+    pytester.makeconftest(
+        "from pytest_rubric import Evaluator, hookimpl\n\n\n"
+        "def nested(levels):\n"
+        "    schema = {'type': 'object'}\n"
+        "    for _ in range(levels):\n"
+        "        schema = {'anyOf': [schema]}\n"
+        "    return schema\n\n\n"
+        "@hookimpl\n"
+        "def rubric_evaluators():\n"
+        f"    configure = (lambda block: None) if {configure} else None\n"
+        f"    return [Evaluator(name='deep', description='d', evaluate=dict, configure=configure, answer_schema={schema})]\n"
+    )
+    pytester.makefile(".rubric.yaml", deep="evaluator: deep\ncases: []\n")
+    result = pytester.runpytest("--rubric-schema=schema.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"*evaluator 'deep' with an answer_schema that is not JSON: {words}*"]
+    )
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    assert not (pytester.path / "schema.json").exists()

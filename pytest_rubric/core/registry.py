@@ -7,6 +7,7 @@ import reprlib
 from collections.abc import Iterable, Mapping
 
 from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.core.jsonvalues import json_problem
 
 
 class Registry:
@@ -75,11 +76,17 @@ class Registry:
                 f"evaluator {show_object(name)} with reads_input_only="
                 f"{show_object(evaluator.reads_input_only)}; write True or False"
             )
-        if evaluator.answer_schema is not None and not isinstance(evaluator.answer_schema, Mapping):
+        schema = evaluator.answer_schema
+        if schema is not None and not isinstance(schema, Mapping):
             return (
-                f"evaluator {show_object(name)} with answer_schema="
-                f"{show_object(evaluator.answer_schema)}; answer_schema must be a JSON Schema "
-                f"as a dict, or None"
+                f"evaluator {show_object(name)} with answer_schema={show_object(schema)}; "
+                f"answer_schema must be a JSON Schema as a dict, or None"
+            )
+        problem = None if schema is None else json_problem(schema, "answer_schema")
+        if problem is not None:
+            return (
+                f"evaluator {show_object(name)} with an answer_schema that is not JSON: "
+                f"{problem}; write it with dicts, lists, text, finite numbers, booleans and None"
             )
         return None
 

@@ -119,8 +119,8 @@ def _declared(evaluator: Evaluator) -> Schema:
     if evaluator.answer_schema is None:
         return True
     try:
-        loaded: dict[str, Any] = json.loads(json.dumps(evaluator.answer_schema))
-    except (TypeError, ValueError) as exc:
+        loaded: dict[str, Any] = json.loads(json.dumps(evaluator.answer_schema, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
         raise AnswerSchemaError(
             f"evaluator {evaluator.name!r} declares an answer_schema that is not JSON ({exc}); "
             "write it with dicts, lists, strings, numbers, booleans and None only"
