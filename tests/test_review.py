@@ -188,6 +188,64 @@ def test_the_html_command_refuses_a_file_that_is_not_a_report(tmp_path: Path) ->
     assert not tmp_path.joinpath("page.html").exists()
 
 
+def test_zero_review_rows_means_no_rows_not_no_ledgers(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    by_id = {case["case"]: case for case in _report(pytester, "--rubric-review-rows=0")["cases"]}
+    assert by_id["from-file"]["review"] == {"rows": [], "more": 5}
+    assert by_id["inline"]["review"] == {"rows": [], "more": 2}
+    pytester.runpytest("--rubric-html=page.html", "--rubric-review-rows=0").assert_outcomes(
+        passed=3
+    )
+    ledgers = _embedded(pytester.path.joinpath("page.html").read_text(encoding="utf-8"))["ledgers"]
+    assert [(ledger["case"], ledger["rows"], ledger["more"]) for ledger in ledgers] == [
+        ("inline", [], 2),
+        ("from-file", [], 5),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        (
+            "review",
+            {"rows": "A", "more": 0},
+            "cases[0].review is not {rows: [{...}, ...], more: a count}",
+        ),
+        (
+            "review",
+            {"rows": [], "more": -1},
+            "cases[0].review is not {rows: [{...}, ...], more: a count}",
+        ),
+        ("problems", "broken", "cases[0].problems is not a list of text"),
+        ("differingKeys", [1], "cases[0].differingKeys is not a list of text"),
+        (
+            "evidence",
+            {"facts": []},
+            "cases[0].evidence is neither null nor {facts: {...}, problem: text or null}",
+        ),
+        ("duration", "1s", "cases[0].duration is not a number of seconds"),
+    ],
+)
+def test_the_html_command_refuses_a_report_of_the_wrong_shape_in_one_line(
+    pytester: pytest.Pytester, key: str, value: Any, words: str
+) -> None:
+    _project(pytester)
+    report = _report(pytester)
+    report["cases"][0][key] = value
+    pytester.path.joinpath("forged.json").write_text(json.dumps(report), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_rubric", "html", "forged.json", "-o", "page.html"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert words in result.stderr
+    assert not pytester.path.joinpath("page.html").exists()
+
+
 HOSTILE = "</script><script>alert(1)</script>&amp;\u2028\u2029<!--"
 
 

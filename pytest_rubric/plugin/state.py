@@ -104,9 +104,10 @@ def wants_full_records(config: pytest.Config) -> bool:
     return config.option.rubric_report is not None or config.option.rubric_html is not None
 
 
-def review_limit(config: pytest.Config) -> int:
-    """How many rows to review each case keeps (none unless a report or page is written)."""
+def review_limit(config: pytest.Config) -> int | None:
+    """How many rows to review each case keeps, the rest counted; ``None`` (no review pass)
+    unless a report or page is written."""
     if not wants_full_records(config):
-        return 0
+        return None
     limit: int = config.option.rubric_review_rows
     return limit

@@ -269,7 +269,46 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
             and case.get("outcome") in OUTCOMES
         ):
             return f"cases[{number}] is not a case record"
+        wrong = _wrong_key(case)
+        if wrong is not None:
+            return f"cases[{number}].{wrong}"
     return None
+
+
+def _wrong_key(case: Mapping[str, Any]) -> str | None:
+    """The key of a case record whose value is not of the type the report schema gives
+    it (what the review page and the summary read), said as ``key is not ...``."""
+    if not _texts(case["differingKeys"]):
+        return "differingKeys is not a list of text"
+    if not _texts(case["problems"]):
+        return "problems is not a list of text"
+    evidence = case["evidence"]
+    if evidence is not None and not (
+        isinstance(evidence, dict)
+        and isinstance(evidence.get("facts"), dict)
+        and (evidence.get("problem") is None or isinstance(evidence.get("problem"), str))
+    ):
+        return "evidence is neither null nor {facts: {...}, problem: text or null}"
+    duration = case["duration"]
+    if isinstance(duration, bool) or not isinstance(duration, (int, float)) or duration < 0:
+        return "duration is not a number of seconds"
+    for key in ("reason", "inputFile"):
+        if key in case and not isinstance(case[key], str):
+            return f"{key} is not text"
+    review = case.get("review")
+    if review is not None and not (
+        isinstance(review, dict)
+        and isinstance(review.get("rows"), list)
+        and all(isinstance(row, dict) for row in review["rows"])
+        and _is_int(review.get("more"))
+        and review["more"] >= 0
+    ):
+        return "review is not {rows: [{...}, ...], more: a count}"
+    return None
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 #: What every case record of a report has (the schema's required keys).

@@ -55,14 +55,14 @@ def run_case(
     *,
     path: str,
     source: str,
-    review_limit: int = 0,
+    review_limit: int | None = None,
     review_at: str = "",
 ) -> CaseOutcome:
     """Run ``case`` through ``evaluator`` and compare the answer with its ``expected``.
 
     ``path`` names the case file in messages; ``source`` says where the evaluator
-    was registered. With a ``review_limit``, an evaluator with ``review`` has the
-    first that many rows to review of a valid input kept, and the rest counted;
+    was registered. With a ``review_limit`` (0 too), an evaluator with ``review`` has
+    the first that many rows to review of a valid input kept, and the rest counted;
     ``review_at`` names the file holding the rows (relative to rootdir), for their
     ``file:line``. The
     case's input as written is never handed out (each read of it is a fresh copy,
@@ -73,7 +73,7 @@ def run_case(
     if case.problems:
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
-    reviewed = review_limit > 0 and evaluator.review is not None
+    reviewed = review_limit is not None and evaluator.review is not None
     ask = _Asking(case, evaluator, source)
     try:
         answer, evidence = ask.answer()
@@ -85,7 +85,7 @@ def run_case(
             evidence = ask.explanation()
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
-            review = _review(ask, review_limit, review_at)
+            review = _review(ask, review_limit or 0, review_at)
     except RubricInputError as exc:
         problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
