@@ -116,7 +116,15 @@ def test_an_xfail_case_that_matches_fails_by_default_saying_to_remove_the_xfail(
             "to let it pass as XPASS"
         ]
     )
-    assert _records(pytester)["fixed-now"]["outcome"] == "xpassed"
+    # The run fails, so the report counts it as a failure, saying why.
+    record = _records(pytester)["fixed-now"]
+    assert record["outcome"] == "case-error"
+    assert record["problems"] == [
+        "it matched its expected answer, but it is marked xfail (grader bug 7), strictly"
+    ]
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["summary"]["caseErrors"] == 1
+    result.stdout.fnmatch_lines(["agreement: 1 case, 0 matched, 0 mismatched, 1 case error"])
 
 
 def test_a_non_strict_xfail_case_that_matches_is_xpass(pytester: pytest.Pytester) -> None:
@@ -286,3 +294,25 @@ def test_a_marker_name_starting_with_an_underscore_is_a_problem_of_its_case(
     result.stdout.fnmatch_lines([f"*cases.rubric.yaml:4:13: *{name}* cannot be a mark*rename it*"])
     result.stdout.no_fnmatch_line("*Traceback*")
     assert "INTERNALERROR" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_skip_and_xfail_reasons_are_recorded_as_written_and_shown_escaped(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    reason = "tab\\there \\e[31mred\\e[0m \\u202e (bug 7)"
+    pytester.makefile(
+        ".rubric.yaml",
+        x=cases_file(
+            case("parked", MATCH, f'    skip: "{reason}"\n'),
+            case("known-bug", MISMATCH, f'    xfail: "{reason}"\n'),
+        ),
+    )
+    result = pytester.runpytest("--rubric-report=r.json", "-rsx", *args)
+    result.assert_outcomes(skipped=1, xfailed=1)
+    written = "tab\there \x1b[31mred\x1b[0m \u202e (bug 7)"
+    records = _records(pytester)
+    assert records["parked"]["reason"] == written
+    assert records["known-bug"]["reason"] == written
+    assert "\x1b" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["*tab\\there \\x1b[31mred*"])

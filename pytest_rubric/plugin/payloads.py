@@ -60,10 +60,24 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
             record["evidence"] = None
             record["problems"] = []
     pytest_outcome = _pytest_outcome(report)
-    if item.strict_xpass and when == "call" and item.case.marks.xfail is not None:
-        record = stopped(record, "xpassed", escape_controls(item.case.marks.xfail.reason))
+    marks = item.case.marks
+    if item.strict_xpass and when == "call" and marks.xfail is not None:
+        # It fails the run, as pytest's own strict XPASS does: so it counts as a failure.
+        record = stopped(
+            record,
+            CASE_ERROR,
+            f"it matched its expected answer, but it is marked xfail ({marks.xfail.reason}), "
+            "strictly",
+        )
     elif pytest_outcome is not None:
-        record = stopped(record, pytest_outcome, _why(report))
+        # A reason as written: the report is JSON, and escapes it itself.
+        if pytest_outcome == "skipped" and marks.skip is not None:
+            why = marks.skip
+        elif pytest_outcome in ("xfailed", "xpassed") and marks.xfail is not None:
+            why = marks.xfail.reason
+        else:
+            why = _why(report)
+        record = stopped(record, pytest_outcome, why)
     elif result is None or (report.failed and result.outcome == "matched"):
         record = stopped(record, CASE_ERROR, f"{_phase(when)}: {_why(report)}")
     payload: Payload = {"record": record, "summary": _summary_line(item, result)}
@@ -109,7 +123,8 @@ def _phase(when: str) -> str:
 
 
 def _why(report: pytest.TestReport) -> str:
-    """One line saying why pytest or another plugin ended the case as it did."""
+    """One line saying why pytest or another plugin ended the case as it did, as it was
+    written (a record holds it; the terminal shows it escaped)."""
     wasxfail = getattr(report, "wasxfail", None)
     if wasxfail:
         text = str(wasxfail)
@@ -124,7 +139,6 @@ def _why(report: pytest.TestReport) -> str:
             text = str(longrepr or "")
         text = text.removeprefix("Skipped: ")
     text = text.strip().partition("\n")[0] or "no reason given"
-    text = escape_controls(text)
     return text if len(text) <= MAX_WHY else f"{text[: MAX_WHY - 1]}…"
 
 
