@@ -1347,3 +1347,35 @@ def test_the_spliced_file_is_read_back_whole_before_it_is_written(text: str) -> 
     bad = Part(first, after, text)
     with pytest.raises(UpdateRefused):
         splice(data, [(write, bad)])
+
+
+@pytest.mark.parametrize("layout", ["linked-file", "linked-folder"])
+@pytest.mark.parametrize("args", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_an_update_never_writes_outside_the_repository_through_a_symlink(
+    pytester: pytest.Pytester,
+    tmp_path_factory: pytest.TempPathFactory,
+    layout: str,
+    args: list[str],
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    text = (
+        "evaluator: reason\ncases:\n  - id: a\n    input:\n"
+        "      fields: {title: true, source: true}\n      pass: true\n      reasons: [all-required-met]\n"
+    )
+    (elsewhere / "outside.rubric.yaml").write_text(text)
+    pytester.makeini("[pytest]\n")
+    if layout == "linked-file":
+        (pytester.path / "linked.rubric.yaml").symlink_to(elsewhere / "outside.rubric.yaml")
+    else:
+        (pytester.path / "linked").symlink_to(elsewhere, target_is_directory=True)
+    result = pytester.runpytest(
+        "--rubric-update=new", "--rubric-update-in-ci", "-p", "no:cacheprovider", *args
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*its answer cannot be written into the case file: the file lives outside the "
+            f"repository ({pytester.path}), at {elsewhere / 'outside.rubric.yaml'}, through a symlink*"
+        ]
+    )
+    assert (elsewhere / "outside.rubric.yaml").read_text() == text

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,7 @@ def to_write(
     filled: bool,
     path: Path | None = None,
     digest: str = "",
+    root: Path | None = None,
 ) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
     """The outcome to report, the write ``case`` asks for (``None`` for none), and
     its edited lines (``None`` when the file is to be edited whole at the end).
@@ -88,7 +90,9 @@ def to_write(
     With ``path`` (its case file, whose bytes were collected with SHA-256 ``digest``),
     the write is made and read back on the file as it is now, where the case runs: a
     write that cannot be made is a case error saying why, decided before pytest reports
-    the case, so pytest's counts, JUnit XML and the rubric report agree.
+    the case, so pytest's counts, JUnit XML and the rubric report agree. Nothing outside
+    ``root`` (the repository) is written: a case file that leads outside it, through a
+    symlink or a linked folder, is refused.
     """
     if mode is None or case.marks.xfail is not None or not result.evaluated:
         return result, None, None
@@ -101,6 +105,8 @@ def to_write(
     if problem is None and not json_equal(plain(answer), answer):
         # No transport to a pytest-xdist controller holds it as it is.
         problem = "its answer holds a value no case file can hold"
+    if problem is None and path is not None and root is not None:
+        problem = outside(path, root)
     part = None
     if problem is None and path is not None:
         write = Write(case.index, case.name, answer, created=filled)
@@ -115,6 +121,18 @@ def to_write(
     before = None if filled else plain(case.expected)
     written = dataclasses.replace(result, case=case.with_expected(answer), outcome=MATCHED)
     return written, {"before": before, "after": answer}, part
+
+
+def outside(path: Path, root: Path) -> str | None:
+    """Why the case file at ``path`` may not be written, if it lives outside ``root`` (the
+    repository) once its symlinks are followed; ``None`` if it lives inside."""
+    target = Path(os.path.realpath(path))
+    if target.is_relative_to(Path(os.path.realpath(root))):
+        return None
+    return (
+        f"the file lives outside the repository ({root}), at {target}, through a symlink; "
+        "--rubric-update writes only inside it: edit that file where it lives"
+    )
 
 
 def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
@@ -164,12 +182,19 @@ class FileResult:
     cases: int = 0
 
 
-def write_file(path: Path, display: str, payloads: list[Payload]) -> FileResult:
+def write_file(
+    path: Path, display: str, payloads: list[Payload], *, root: Path | None = None
+) -> FileResult:
     """Write the answers ``payloads`` carry into the case file at ``path`` (named
     ``display`` in messages), all or none: refused when the file changed on disk since
-    its cases were collected. Each case's edited lines are spliced in where every case
-    of the file could be edited alone; otherwise the file is edited whole."""
+    its cases were collected, or lives outside ``root``. Each case's edited lines are
+    spliced in where every case of the file could be edited alone; otherwise the file
+    is edited whole."""
     result = FileResult(display)
+    away = None if root is None else outside(path, root)
+    if away is not None:
+        result.refused = f"nothing was written: {away}"
+        return result
     # The same case collected twice (through a symlink too) is written once.
     pending = sorted(
         {

@@ -203,7 +203,13 @@ class RubricItem(pytest.Item):
         )
         evaluated = result.evaluated
         result, self.update, self.part = to_write(
-            case, result, mode, filled=filled, path=self.path, digest=self.digest
+            case,
+            result,
+            mode,
+            filled=filled,
+            path=self.path,
+            digest=self.digest,
+            root=self.config.rootpath,
         )
         # Its answer was to be written, but cannot be: the case fails, saying why.
         self.unwritten = evaluated and result.outcome == CASE_ERROR

@@ -78,7 +78,7 @@ class UpdateRun:
                 payload["record"] = without(payload["record"], "update")
         for path, payloads in sorted(by_path.items()):
             display = escape_controls(display_path(self.config, path))
-            result = write_file(Path(path), display, payloads)
+            result = write_file(Path(path), display, payloads, root=self.config.rootpath)
             self.files.append(result)
             if result.refused is not None:
                 result.cases = len(payloads)
