@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -1379,3 +1380,24 @@ def test_an_update_never_writes_outside_the_repository_through_a_symlink(
         ]
     )
     assert (elsewhere / "outside.rubric.yaml").read_text() == text
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_read_only_case_file_is_not_replaced(pytester: pytest.Pytester, args: list[str]) -> None:
+    text = (
+        "evaluator: reason\ncases:\n  - id: a\n    input:\n"
+        "      fields: {title: true, source: true}\n      pass: true\n      reasons: [all-required-met]\n"
+    )
+    path = pytester.path / "locked.rubric.yaml"
+    path.write_text(text)
+    path.chmod(0o444)
+    result = pytester.runpytest("--rubric-update=new", "--rubric-update-in-ci", *args)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*its answer cannot be written into the case file: it is read-only (mode 0444); make "
+            "it writable (chmod u+w)*"
+        ]
+    )
+    assert path.read_text() == text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444

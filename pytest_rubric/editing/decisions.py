@@ -20,6 +20,7 @@ import dataclasses
 import difflib
 import hashlib
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,21 @@ def outside(path: Path, root: Path) -> str | None:
     )
 
 
+def read_only(path: Path) -> str | None:
+    """Why the case file at ``path`` is not to be replaced, if its mode says no one may
+    write it (root could, but a file made read-only was made so on purpose)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # the write itself says why
+    if mode & 0o222:
+        return None
+    return (
+        f"it is read-only (mode {stat.S_IMODE(mode):04o}); make it writable "
+        "(chmod u+w) to have answers written into it"
+    )
+
+
 def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
     """Why ``write`` cannot be made in the case file at ``path`` (or ``None``), and
     the case's edited lines."""
@@ -147,6 +163,9 @@ def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None,
             "it changed on disk since it was collected; run again to write the answers "
             "into the current file"
         ), None
+    locked = read_only(path)
+    if locked is not None:
+        return locked, None
     try:
         return None, check(data, write, case.lines, (case.input, case.expected))
     except UpdateRefused as exc:
@@ -192,6 +211,7 @@ def write_file(
     is edited whole."""
     result = FileResult(display)
     away = None if root is None else outside(path, root)
+    away = away or read_only(path)
     if away is not None:
         result.refused = f"nothing was written: {away}"
         return result
