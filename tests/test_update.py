@@ -808,7 +808,7 @@ def lines(data: bytes) -> list[str]:
 def test_a_plain_word_stays_plain_and_everything_else_is_double_quoted() -> None:
     assert string("missing-title") == "missing-title"
     assert string("yes") == '"yes"'
-    assert quoted('a\u2028b\x7f"\\') == '"a\\Lb\\x7f\\"\\\\"'
+    assert quoted('a\u2028b\x7f"\\') == '"a\\u2028b\\u007f\\"\\\\"'  # escapes JSON reads too
 
 
 def templates(answer: dict[str, Any]) -> list[tuple[str, Write]]:
@@ -1401,3 +1401,27 @@ def test_a_read_only_case_file_is_not_replaced(pytester: pytest.Pytester, args: 
     )
     assert path.read_text() == text
     assert stat.S_IMODE(path.stat().st_mode) == 0o444
+
+
+HOSTILE_TEXT = (
+    "esc\x1b nul\x00 del\x7f nel\x85 ls\u2028 ps\u2029 bell\x07 vt\x0b fffe\ufffe ffff\uffff"
+)
+
+
+def test_an_answer_with_controls_and_non_characters_keeps_a_json_case_json(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        "from pytest_rubric import Evaluator, hookimpl\n\n\n"
+        "@hookimpl\n"
+        "def rubric_evaluators():\n"
+        f"    return [Evaluator(name='echo', description='d', evaluate=lambda data: {{'s': {HOSTILE_TEXT!r}}})]\n"
+    )
+    pytester.makefile(
+        ".rubric.yaml", json_case='evaluator: echo\ncases:\n  - {"id": "a", "input": {"n": 1}}\n'
+    )
+    run(pytester, "--rubric-update=new", "--rubric-update-in-ci").assert_outcomes(passed=1)
+    line = (pytester.path / "json_case.rubric.yaml").read_text().splitlines()[2]
+    case = json.loads(line.removeprefix("  - "))  # still one line of JSON
+    assert case == {"id": "a", "input": {"n": 1}, "expected": {"s": HOSTILE_TEXT}}
+    run(pytester).assert_outcomes(passed=1)

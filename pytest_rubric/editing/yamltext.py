@@ -22,36 +22,30 @@ _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*\Z")
 _RESERVED = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "null"})
 #: Characters that are written as escapes inside double quotes: controls, DEL,
 #: C1 controls (NEL is a line break to YAML), line and paragraph separators, BOM,
-#: lone surrogates, the invisible direction marks and overrides (a case file must read as
-#: it is), and the two characters double quotes must escape.
+#: lone surrogates and the non-characters U+FFFE and U+FFFF (which YAML does not print),
+#: the invisible direction marks and overrides (a case file must read as it is), and the
+#: two characters double quotes must escape.
 _ESCAPE = re.compile(
-    '[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"\\\\]'
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff"
+    '\ud800-\udfff\ufffe\uffff"\\\\]'
 )
+#: The escapes JSON and YAML both read; every other character above is ``\\uXXXX``, so a
+#: case written as one line of JSON stays JSON.
 _SHORT = {
-    "\0": "\\0",
-    "\a": "\\a",
     "\b": "\\b",
     "\t": "\\t",
     "\n": "\\n",
-    "\v": "\\v",
     "\f": "\\f",
     "\r": "\\r",
-    "\x1b": "\\e",
     '"': '\\"',
     "\\": "\\\\",
-    "\x85": "\\N",
-    "\u2028": "\\L",
-    "\u2029": "\\P",
 }
 
 
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
     short = _SHORT.get(char)
-    if short is not None:
-        return short
-    code = ord(char)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    return short if short is not None else f"\\u{ord(char):04x}"
 
 
 def quoted(text: str) -> str:
