@@ -43,10 +43,13 @@ def test_a_new_file_gets_the_umasks_mode_as_open_would_give(tmp_path: Path) -> N
 @pytest.mark.usefixtures("umask")
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o664, 0o755])
 def test_an_existing_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
-    for write in (
-        lambda path: write_text_atomically(path, "{}", what="the report"),
-        lambda path: write_bytes_atomically(path, b"x: 1\n"),
-    ):
+    def text(path: Path) -> None:
+        write_text_atomically(path, "{}", what="the report")
+
+    def data(path: Path) -> None:
+        write_bytes_atomically(path, b"x: 1\n")
+
+    for write in (text, data):
         target = tmp_path / "out"
         target.write_text("old")
         target.chmod(mode)

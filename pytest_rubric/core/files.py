@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -80,7 +79,7 @@ def _replace(target: Path, write: Callable[[int], None]) -> None:
 def _new_file_beside(target: Path) -> tuple[int, str]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        name = str(target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp")
+        name = str(target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(name, flags, 0o666), name  # the umask applies, as for open()
         except FileExistsError:
