@@ -57,20 +57,20 @@ def test_a_users_dropped_cache_is_collected_beside_case_files(
     result.assert_outcomes(passed=3)
 
 
-def test_a_run_leaves_the_warnings_filters_as_it_found_them(pytester: pytest.Pytester) -> None:
+def test_a_run_leaves_the_warnings_filters_as_a_run_without_the_plugin_does(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makefile(".rubric.yaml", ledger=CASE_FILE)
     pytester.makeconftest(
         """
         import warnings
-        BEFORE = []
-
-        def pytest_configure(config):
-            BEFORE.append(list(warnings.filters))
 
         def pytest_unconfigure(config):
-            assert list(warnings.filters) == BEFORE[0]
+            with open(config.rootpath / f"filters-{config.pluginmanager.has_plugin('rubric')}", "w") as out:
+                out.write(repr(warnings.filters))
         """
     )
-    result = pytester.runpytest_subprocess("--rubric-report=report.json")
-    result.assert_outcomes(passed=1)
-    assert result.ret == 0
+    pytester.runpytest_subprocess("--rubric-report=report.json").assert_outcomes(passed=1)
+    pytester.runpytest_subprocess("-p", "no:rubric")
+    with_plugin = (pytester.path / "filters-True").read_text()
+    assert with_plugin == (pytester.path / "filters-False").read_text()
