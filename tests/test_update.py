@@ -1425,3 +1425,30 @@ def test_an_answer_with_controls_and_non_characters_keeps_a_json_case_json(
     case = json.loads(line.removeprefix("  - "))  # still one line of JSON
     assert case == {"id": "a", "input": {"n": 1}, "expected": {"s": HOSTILE_TEXT}}
     run(pytester).assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("answer", "written"),
+    [
+        ("[]", "      k: []  # note\n"),
+        ("3", "      k: 3  # note\n"),
+        ("{'a': 1}", "      k:  # note\n        a: 1\n"),
+        ("['b', 'c']", "      k:  # note\n      - b\n      - c\n"),  # item by item, in place
+    ],
+    ids=["empty-list", "scalar", "mapping", "list"],
+)
+def test_a_block_list_at_its_keys_column_after_a_comment_is_rewritten_where_it_reads_back(
+    pytester: pytest.Pytester, answer: str, written: str
+) -> None:
+    pytester.makeconftest(
+        "from pytest_rubric import Evaluator, hookimpl\n\n\n"
+        "@hookimpl\n"
+        "def rubric_evaluators():\n"
+        f"    return [Evaluator(name='k', description='d', evaluate=lambda data: {{'k': {answer}}})]\n"
+    )
+    head = "evaluator: k\ncases:\n  - id: a\n    input: {n: 1}\n    expected:\n"
+    path = pytester.path / "k.rubric.yaml"
+    path.write_text(head + "      k:  # note\n      - x\n")
+    run(pytester, "--rubric-update=all", "--rubric-update-in-ci").assert_outcomes(passed=1)
+    assert path.read_text() == head + written
+    run(pytester).assert_outcomes(passed=1)

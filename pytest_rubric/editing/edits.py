@@ -392,6 +392,23 @@ class _Editor:
             at -= 1
         return at if at > 0 and self.text[at - 1] == ":" else None
 
+    def colon_after_key(self, parent: JSON, key: str) -> int | None:
+        """Just past the ``:`` that ends ``key`` of the block mapping ``parent``, on the
+        key's own line; ``None`` where it is not found there (a key spanning lines)."""
+        at = self.offset(self.spans.keys[id(parent)][key][0])
+        end = self.line_end(at)
+        text = self.text
+        if at < end and text[at] in "\"'":  # a quoted key: past its closing quote
+            quote, at = text[at], at + 1
+            while at < end and text[at] != quote:
+                at += 2 if quote == '"' and text[at] == "\\" else 1
+            at += 1
+        while at < end:
+            if text[at] == ":" and (at + 1 == end or text[at + 1] in " \t"):
+                return at + 1
+            at += 1
+        return None
+
     def is_flow(self, value: JSON) -> bool:
         return id(value) in self.spans.flow
 
@@ -588,6 +605,19 @@ class _Editor:
         old_block = isinstance(old, (dict, list))
         in_mapping = isinstance(parent, dict)
         key_column = self.spans.keys[id(parent)][str(key)][0][1] if in_mapping else start_at[1]
+        if old_block and in_mapping and self.after_colon(start) is None:
+            # A comment after the key ('k:  # note'), then the block: the new value goes
+            # on the key's line (a nested one below it), and the comment stays where it is.
+            colon = self.colon_after_key(parent, str(key))
+            if colon is not None:
+                key_line_end = self.line_end(colon)
+                if is_nested(new):
+                    lines = block(new, key_column - 1 + self.step, self.step)
+                    self.edits.append((key_line_end, end, self.newline + self.newline.join(lines)))
+                else:
+                    self.edits.append((colon, colon, f" {flow(new)}"))
+                    self.edits.append((key_line_end, end, ""))
+                return
         if is_nested(new):
             column = start_at[1]
             if old_block and (column > key_column or not in_mapping):
