@@ -1452,3 +1452,53 @@ def test_a_block_list_at_its_keys_column_after_a_comment_is_rewritten_where_it_r
     run(pytester, "--rubric-update=all", "--rubric-update-in-ci").assert_outcomes(passed=1)
     assert path.read_text() == head + written
     run(pytester).assert_outcomes(passed=1)
+
+
+QUOTING_CONFTEST = (
+    "from pytest_rubric import Evaluator, hookimpl\n\n\n"
+    "@hookimpl\n"
+    "def rubric_evaluators():\n"
+    "    return [Evaluator(name='k', description='d', evaluate=lambda data: {'a': 2, 'b': 'zed', 'm': {'p': 'qq'}})]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("expected", "written"),
+    [
+        (
+            '\n      a: 1\n      b: "x"\n      m: {"p": "r"}\n',
+            '\n      a: 2\n      b: "zed"\n      m: {"p": "qq"}\n',
+        ),
+        (' {a: 1, b: "x", m: {p: "r"}}\n', ' {a: 2, b: "zed", m: {p: "qq"}}\n'),
+    ],
+    ids=["block", "flow"],
+)
+def test_a_double_quoted_value_stays_double_quoted(
+    pytester: pytest.Pytester, expected: str, written: str
+) -> None:
+    pytester.makeconftest(QUOTING_CONFTEST)
+    head = "evaluator: k\ncases:\n  - id: a\n    input: {n: 1}\n    expected:"
+    path = pytester.path / "k.rubric.yaml"
+    path.write_text(head + expected)
+    run(pytester, "--rubric-update=all", "--rubric-update-in-ci").assert_outcomes(passed=1)
+    assert path.read_text() == head + written
+
+
+def test_a_comment_inside_a_flow_mapping_that_must_be_rewritten_is_never_lost(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(QUOTING_CONFTEST)
+    text = (
+        "evaluator: k\ncases:\n  - id: a\n    input: {n: 1}\n"
+        "    expected: {a: 1,\n      # why b\n      b: x, m: {p: r}, z: 1}\n"
+    )
+    path = pytester.path / "k.rubric.yaml"
+    path.write_text(text)
+    run(pytester, "--rubric-update=all", "--rubric-update-in-ci").assert_outcomes(failed=1)
+    assert path.read_text() == text
+    pytester.runpytest("--rubric-update=all", "--rubric-update-in-ci").stdout.fnmatch_lines(
+        [
+            "*the comment at line 6 is inside the flow collection this answer rewrites, and would "
+            "be lost; move it out of the brackets*"
+        ]
+    )

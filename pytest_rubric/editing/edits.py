@@ -392,6 +392,30 @@ class _Editor:
             at -= 1
         return at if at > 0 and self.text[at - 1] == ":" else None
 
+    def _keep_comments(self, start: int, end: int) -> None:
+        """:class:`UpdateRefused` when the flow collection written from ``start`` to
+        ``end``, about to be rewritten on one line, holds a comment it would lose."""
+        text = self.text
+        quote = None
+        at = start
+        while at < end:
+            char = text[at]
+            if quote is not None:
+                if char == "\\" and quote == '"':
+                    at += 1
+                elif char == quote:
+                    quote = None
+            elif char in "\"'":
+                quote = char
+            elif char == "#" and text[at - 1] in " \t\r\n":
+                where = _line_of(self.line_starts, at) + 1 + self.shift
+                raise UpdateRefused(
+                    f"the comment at line {where} is inside the flow collection this answer "
+                    "rewrites, and would be lost; move it out of the brackets (above the key), "
+                    "or write this case's expected by hand"
+                )
+            at += 1
+
     def colon_after_key(self, parent: JSON, key: str) -> int | None:
         """Just past the ``:`` that ends ``key`` of the block mapping ``parent``, on the
         key's own line; ``None`` where it is not found there (a key spanning lines)."""
@@ -594,12 +618,16 @@ class _Editor:
         start, end = self.offset(start_at), self.end_of(parent, key)
         empty = end <= start  # an empty value ('key:' alone): its place is just past the ':'
         end = max(start, end)
+        # Text written in double quotes stays in double quotes.
+        quoted_text = isinstance(old, str) and not empty and self.text[start] == '"'
         if self.is_flow(parent):
-            text = flow(new, json_style=self.quotes(parent))
+            self._keep_comments(start, end)
+            text = flow(new, json_style=self.quotes(parent) or quoted_text)
             self.edits.append((start, end, f" {text}" if empty else text))
             return
         if isinstance(old, (dict, list)) and self.is_flow(old):
             # A value written in flow style stays in flow style, on one line.
+            self._keep_comments(start, end)
             self.edits.append((start, end, flow(new, json_style=self.quotes(old))))
             return
         old_block = isinstance(old, (dict, list))
@@ -645,7 +673,7 @@ class _Editor:
                     at = self.line_end(end)
                     self.edits.append((at, at, self.newline + self.newline.join(lines[1:])))
                 return
-        text = flow(new)
+        text = flow(new, json_style=quoted_text)
         if old_block and in_mapping:
             colon = self.after_colon(start)
             if colon is not None:
