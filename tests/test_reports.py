@@ -433,9 +433,8 @@ def test_a_run_that_runs_no_case_by_how_it_was_asked_leaves_the_report_and_page_
         ".rubric.yaml",
         seeds="evaluator: reason\ncases:\n  - id: a\n    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n",
     )
-    pytester.makefile(
-        ".py", test_marked="import pytest\n\n@pytest.mark.unknown\ndef test_x():\n    pass\n"
-    )
+    if "unknown" in args and int(pytest.__version__.split(".")[0]) < 9:
+        pytest.skip("pytest 8 runs -m with an unknown marker (selecting nothing), no usage error")
     (pytester.path / "report.json").write_text('{"kept": true}')
     (pytester.path / "page.html").write_text("<p>kept</p>")
     pytester.runpytest_subprocess("--rubric-report=report.json", "--rubric-html=page.html", *args)
