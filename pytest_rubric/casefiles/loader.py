@@ -7,6 +7,7 @@ item fails and the other cases still run. This module does not import pytest.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import errno
 import hashlib
@@ -661,14 +662,7 @@ def _containing_case(
     if end is None or at < items[0] or at >= end:
         return None
     # Cases are in document order: the last one starting at or before ``at``.
-    low, high = 0, len(items)
-    while low < high:
-        middle = (low + high) // 2
-        if items[middle] <= at:
-            low = middle + 1
-        else:
-            high = middle
-    return low - 1
+    return bisect.bisect_right(items, at) - 1
 
 
 def _unknown_key(key: str, known: Sequence[str], what: str) -> str:

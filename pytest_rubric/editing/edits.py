@@ -14,6 +14,7 @@ into it at the end. This module does not import pytest.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import re
@@ -694,14 +695,7 @@ class _Editor:
 
 def _line_of(line_starts: list[int], offset: int) -> int:
     """The 0-based line holding ``offset``."""
-    low, high = 0, len(line_starts)
-    while low < high:
-        middle = (low + high) // 2
-        if line_starts[middle] <= offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low - 1
+    return bisect.bisect_right(line_starts, offset) - 1
 
 
 def _check(
