@@ -343,10 +343,9 @@ def pytest_sessionfinish(session):
 #: look at file suffixes, and hooks that return at once. No yaml, loader, evaluator,
 #: evaluator discovery, report or summary.
 UNUSED_PLUGIN = (
-    "pytest_rubric pytest_rubric.casefiles pytest_rubric.casefiles.suffixes pytest_rubric.core "
-    "pytest_rubric.core.errors pytest_rubric.core.files pytest_rubric.hookspecs "
-    "pytest_rubric.plugin pytest_rubric.plugin.options pytest_rubric.plugin.results "
-    "pytest_rubric.plugin.state"
+    "pytest_rubric pytest_rubric.casefiles pytest_rubric.casefiles.suffixes "
+    "pytest_rubric.hookspecs pytest_rubric.plugin pytest_rubric.plugin.options "
+    "pytest_rubric.plugin.results pytest_rubric.plugin.state"
 )
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from pytest_rubric.core.files import path_problem
-
 #: How many rows to review (disagreements) a report keeps per ledger unless told.
 DEFAULT_REVIEW_ROWS = 1000
 #: ``--rubric-update``'s values.
@@ -52,6 +50,8 @@ def update_mode(value: str) -> str:
 
 
 def _writable(value: str, option: str, example: str) -> str:
+    from pytest_rubric.core.files import path_problem  # only when an output path is given
+
     problem = path_problem(value, option, example)
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)

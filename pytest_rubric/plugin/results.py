@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES
-from pytest_rubric.core.errors import ReportWriteError
 from pytest_rubric.plugin.state import wants_full_records
 
 if TYPE_CHECKING:
@@ -170,6 +169,8 @@ class RubricRun:
             from pytest_rubric.reports.records import sealed
 
             payload["record"] = sealed(record)
+        if not self.cases:
+            self._work_around_quiet_phases()
         self.cases[report.nodeid] = payload
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -214,6 +215,8 @@ class RubricRun:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _write(self, what: str, write: Callable[[], None]) -> None:
+        from pytest_rubric.core.errors import ReportWriteError
+
         try:
             write()
         except ReportWriteError as exc:
@@ -262,6 +265,12 @@ class RubricRun:
     # there: hide them while pytest writes its failure sections (the outermost
     # wrapper), and put them back before anything else, such as --durations,
     # reads the stats (the innermost wrapper, which runs right after those sections).
+
+    def _work_around_quiet_phases(self) -> None:
+        manager = self.config.pluginmanager
+        if manager.get_plugin("rubric-hide-quiet-phases") is None:
+            manager.register(_HideQuietPhases(self), "rubric-hide-quiet-phases")
+            manager.register(_RestoreQuietPhases(self), "rubric-restore-quiet-phases")
 
     def _hide_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
         quiet = terminalreporter.stats.get("")
@@ -312,11 +321,10 @@ class _RestoreQuietPhases:
 
 
 def register(config: pytest.Config) -> RubricRun:
-    """Make the run's results object and register it, with the summary workaround."""
+    """Make the run's results object and register it (the summary workaround follows with
+    the first case gathered: a run without one never needs it)."""
     run = RubricRun(config)
     config.pluginmanager.register(run, "rubric-run")
-    config.pluginmanager.register(_HideQuietPhases(run), "rubric-hide-quiet-phases")
-    config.pluginmanager.register(_RestoreQuietPhases(run), "rubric-restore-quiet-phases")
     return run
 
 
