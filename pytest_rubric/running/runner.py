@@ -64,10 +64,10 @@ def run_case(
     was registered. With a ``review_limit`` (0 too), an evaluator with ``review`` has
     the first that many rows to review of a valid input kept, and the rest counted;
     ``review_at`` names the file holding the rows (relative to rootdir), for their
-    ``file:line``. The
-    case's input as written is never handed out (each read of it is a fresh copy,
-    unless the evaluator declares ``reads_input_only``), so a record takes it from
-    the case after the run.
+    ``file:line``. The case's input as written is never handed out (each read of it is a
+    fresh copy, unless the evaluator declares ``reads_input_only``), so a record takes it
+    from the case after the run; the answer and the evidence's facts are copies made as
+    they are checked, which nothing the evaluator does later can change.
     """
     name = evaluator.name
     if case.problems:
@@ -85,7 +85,7 @@ def run_case(
             evidence = ask.explanation()
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
-            review = _review(ask, review_limit or 0, review_at)
+            review = _review(ask, review_limit or 0, review_at)  # reviewed: a limit
     except RubricInputError as exc:
         problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
