@@ -251,6 +251,28 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
         'merge refused: forged.json is not a complete pytest-rubric report: "suite.collected" or '
         '"suite.selected" is not a count of its node IDs',
     ),
+    "a-line-before-the-first": (
+        ["s1.json", "forged.json", "s3.json"],
+        {"forged.json": lambda report: _with_case(report, line=-5)},
+        "merge refused: forged.json is not a complete pytest-rubric report: cases[0].line or "
+        "index is not a place in a case file (line from 1, index from 0)",
+    ),
+    "an-exit-status-pytest-never-gives": (
+        ["s1.json", "forged.json", "s3.json"],
+        {"forged.json": edit("exitStatus", -7)},
+        'merge refused: forged.json is not a complete pytest-rubric report: "exitStatus" is not '
+        "one of pytest's exit statuses (0 to 5)",
+    ),
+    "a-passing-exit-status-with-a-mismatch": (
+        ["s1.json", "forged.json", "s3.json"],
+        {
+            "forged.json": lambda report: _with_case(
+                {**report, "exitStatus": 0}, outcome="mismatched"
+            )
+        },
+        "merge refused: forged.json is not a complete pytest-rubric report: cases[0] is "
+        'mismatched, but "exitStatus" is 0 (a run that passed)',
+    ),
     "a-key-given-twice": (
         ["s1.json", "twice.json", "s3.json"],
         {"twice.json": lambda report: RAW + json.dumps(report)[:-1] + ', "exitStatus": 0}'},
@@ -278,6 +300,11 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
 def _with_nan_duration(report: dict[str, Any]) -> str:
     report["cases"][0]["duration"] = float("nan")
     return RAW + json.dumps(report)
+
+
+def _with_case(report: dict[str, Any], **keys: Any) -> dict[str, Any]:
+    report["cases"][0].update(keys)
+    return report
 
 
 def _without_case_keys(report: dict[str, Any]) -> dict[str, Any]:

@@ -586,8 +586,10 @@ def test_an_answer_schema_that_is_not_a_mapping_is_a_registration_problem(
         ("nested(300)", "answer_schema nests deeper than 200 levels"),
         ("{'type': 'number', 'maximum': float('nan')}", "answer_schema.maximum is nan"),
         ("{'type': 'number', 'minimum': float('-inf')}", "answer_schema.minimum is -inf"),
+        ("{'description': '\\ud800'}", "answer_schema holds text UTF-8 cannot write"),
+        ("{'maxProperties': 10**5000}", "answer_schema holds text UTF-8 cannot write*too long"),
     ],
-    ids=["5000-levels", "300-levels", "nan", "infinity"],
+    ids=["5000-levels", "300-levels", "nan", "infinity", "lone-surrogate", "long-integer"],
 )
 @pytest.mark.parametrize("configure", [False, True], ids=["plain", "configure"])
 def test_an_answer_schema_json_cannot_hold_is_a_registration_problem_naming_the_evaluator(

@@ -7,7 +7,7 @@ import reprlib
 from collections.abc import Iterable, Mapping
 
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.core.jsonvalues import json_problem
+from pytest_rubric.core.jsonvalues import is_plain, json_problem, normalised
 
 
 class Registry:
@@ -83,6 +83,11 @@ class Registry:
                 f"answer_schema must be a JSON Schema as a dict, or None"
             )
         problem = None if schema is None else json_problem(schema, "answer_schema")
+        if problem is None and schema is not None and not is_plain(normalised(schema), clean=True):
+            problem = (
+                "answer_schema holds text UTF-8 cannot write (a lone surrogate) or an integer "
+                "too long to write"
+            )
         if problem is not None:
             return (
                 f"evaluator {show_object(name)} with an answer_schema that is not JSON: "

@@ -130,8 +130,9 @@ def outside(path: Path, root: Path) -> str | None:
     target = Path(os.path.realpath(path))
     if target.is_relative_to(Path(os.path.realpath(root))):
         return None
+    how = ", through a symlink" if target != Path(os.path.abspath(path)) else ""
     return (
-        f"the file lives outside the repository ({root}), at {target}, through a symlink; "
+        f"the file lives outside the repository ({root}), at {target}{how}; "
         "--rubric-update writes only inside it: edit that file where it lives"
     )
 

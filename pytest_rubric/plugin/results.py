@@ -178,7 +178,7 @@ class RubricRun:
         if (self.report_path is None and html_path is None) or self.is_worker:
             return
         options = self.config.option
-        if options.collectonly or options.rubric_evaluators or options.rubric_schema is not None:
+        if _runs_nothing(options):
             return  # nothing ran, by how it was asked: keep the report of the last run that did
         if session.exitstatus in _STOPPED and not self.cases:
             return  # stopped before any case ran (a usage error): likewise
@@ -342,6 +342,20 @@ def shard_of(getoption: Callable[[str, Any], Any]) -> ShardRecord | None:
 
 def _positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _runs_nothing(options: Any) -> bool:
+    """Whether the run was asked for something other than running its cases: collecting
+    only, listing fixtures or evaluators, planning setups, writing the schema."""
+    return bool(
+        options.collectonly
+        or options.rubric_evaluators
+        or options.rubric_schema is not None
+        or getattr(options, "showfixtures", False)
+        or getattr(options, "show_fixtures_per_test", False)
+        or getattr(options, "setupplan", False)
+        or getattr(options, "setuponly", False)
+    )
 
 
 def _rubric_item_type() -> type[RubricItem] | None:

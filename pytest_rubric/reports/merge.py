@@ -229,8 +229,8 @@ def _value(value: object) -> str:
 def _shape_problem(data: Mapping[str, Any]) -> str | None:
     """What keeps ``data`` from being merged, or ``None``; a version-4 report as
     pytest-rubric writes it always passes."""
-    if not _is_int(data.get("exitStatus")):
-        return '"exitStatus" is not an integer'
+    if not _is_int(data.get("exitStatus")) or not 0 <= data["exitStatus"] <= _MAX_EXIT_STATUS:
+        return f'"exitStatus" is not one of pytest\'s exit statuses (0 to {_MAX_EXIT_STATUS})'
     suite = data.get("suite")
     if suite is None:
         return (
@@ -243,7 +243,11 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
     if not isinstance(nodeids, list) or not all(isinstance(n, str) for n in nodeids):
         return '"suite.nodeids" is not a list of node IDs'
     selected = suite.get("selected")
-    if not _is_int(selected) or suite.get("collected") != len(nodeids) or selected > len(nodeids):  # type: ignore[operator]
+    if (
+        not _is_int(selected)
+        or suite.get("collected") != len(nodeids)
+        or not 0 <= selected <= len(nodeids)  # type: ignore[operator]
+    ):
         return '"suite.collected" or "suite.selected" is not a count of its node IDs'
     if nodeids != sorted(set(nodeids)) or suite.get("digest") != suite_digest(nodeids):
         return '"suite.digest" does not match "suite.nodeids"'
@@ -272,12 +276,26 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
         wrong = _wrong_key(case)
         if wrong is not None:
             return f"cases[{number}].{wrong}"
+        if data["exitStatus"] == 0 and case["outcome"] in _FAILING:
+            return (
+                f'cases[{number}] is {case["outcome"]}, but "exitStatus" is 0 (a run that passed)'
+            )
     return None
+
+
+#: pytest's exit statuses go from 0 (OK) to 5 (no tests collected).
+_MAX_EXIT_STATUS = 5
+#: Outcomes that fail a run.
+_FAILING = ("mismatched", "case-error")
+#: The most rows to review a report can say it left out (more than any ledger has).
+_MAX_MORE = 10**15
 
 
 def _wrong_key(case: Mapping[str, Any]) -> str | None:
     """The key of a case record whose value is not of the type the report schema gives
     it (what the review page and the summary read), said as ``key is not ...``."""
+    if case["line"] < 1 or case["index"] < 0:
+        return "line or index is not a place in a case file (line from 1, index from 0)"
     if not _texts(case["differingKeys"]):
         return "differingKeys is not a list of text"
     if not _texts(case["problems"]):
@@ -301,7 +319,7 @@ def _wrong_key(case: Mapping[str, Any]) -> str | None:
         and isinstance(review.get("rows"), list)
         and all(isinstance(row, dict) for row in review["rows"])
         and _is_int(review.get("more"))
-        and review["more"] >= 0
+        and 0 <= review["more"] <= _MAX_MORE
     ):
         return "review is not {rows: [{...}, ...], more: a count}"
     return None
