@@ -158,16 +158,21 @@ def test_rubric_html_writes_the_page_at_the_end_of_a_run_under_xdist_too(
     assert not pytester.path.joinpath("report.json").exists()
 
 
-def test_the_html_command_writes_a_page_from_one_report(pytester: pytest.Pytester) -> None:
-    _project(pytester)
-    _report(pytester)
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest_rubric", "html", "report.json", "-o", "page.html"],
-        cwd=pytester.path,
+def _html_command(folder: Path, report: str) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest_rubric html REPORT -o page.html`` run in ``folder``."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_rubric", "html", report, "-o", "page.html"],
+        cwd=folder,
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def test_the_html_command_writes_a_page_from_one_report(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    _report(pytester)
+    result = _html_command(pytester.path, "report.json")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("html: 1 report, 3 cases -> page.html")
     assert _embedded(pytester.path.joinpath("page.html").read_text(encoding="utf-8"))["ledgers"]
@@ -175,13 +180,7 @@ def test_the_html_command_writes_a_page_from_one_report(pytester: pytest.Pyteste
 
 def test_the_html_command_refuses_a_file_that_is_not_a_report(tmp_path: Path) -> None:
     tmp_path.joinpath("junk.json").write_text('{"format": "other"}', encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest_rubric", "html", "junk.json", "-o", "page.html"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _html_command(tmp_path, "junk.json")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "not a report to show" in result.stderr
@@ -233,13 +232,7 @@ def test_the_html_command_refuses_a_report_of_the_wrong_shape_in_one_line(
     report = _report(pytester)
     report["cases"][0][key] = value
     pytester.path.joinpath("forged.json").write_text(json.dumps(report), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest_rubric", "html", "forged.json", "-o", "page.html"],
-        cwd=pytester.path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _html_command(pytester.path, "forged.json")
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1, result.stderr
     assert words in result.stderr
