@@ -30,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from pytest_rubric.casefiles import yamlgaps
 from pytest_rubric.core.jsonvalues import JSON, int_text
 
 #: Nesting deeper than this is refused (case files need about eight levels).
@@ -60,6 +61,7 @@ _BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 #: anyone set with ``sys.set_int_max_str_digits``, so no setting makes it refuse.
 _DIGITS_AT_ONCE = 600
 _SKIP = object()  # stands in for a value that was refused
+_BLOCK_STYLES = frozenset({"|", ">"})
 
 
 @dataclass(slots=True)
@@ -165,7 +167,8 @@ def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Documen
     Raises :class:`StrictYAMLError` for what spoils the whole text (bad syntax,
     more than one document); collects everything else as :class:`Problem`.
     """
-    builder = _Builder(ends)
+    text = yamlgaps.trailing_blank_line(text)
+    builder = _Builder(ends, text)
     loader = None
     try:
         loader = parser(text)
@@ -178,6 +181,9 @@ def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Documen
     finally:
         if loader is not None:
             loader.dispose()
+    if yamlgaps.needs_audit(text):
+        for pos, message in yamlgaps.audit(text, parser):
+            builder.problem(pos, message)
     return Document(builder.value, builder.spans, tuple(builder.problems), builder.empty)
 
 
@@ -206,9 +212,7 @@ def _strict_error(exc: Any, kind: str, text: str, parser: type[Any]) -> StrictYA
             col = max(col - 1, 1)
         if "maximum nesting depth" in what:  # libyaml's own limit, met while scanning ahead
             return StrictYAMLError(line, col, _TOO_DEEP)
-        return StrictYAMLError(
-            line, col, f"invalid YAML: {what}; check the indentation and quoting here"
-        )
+        return StrictYAMLError(line, col, yamlgaps.refusal(text, line, col, what))
     if kind == "reader":
         index = exc.position
         if _is_libyaml(parser):
@@ -283,8 +287,10 @@ class _Frame:
 
 
 class _Builder:
-    def __init__(self, ends: bool) -> None:
+    def __init__(self, ends: bool, text: str) -> None:
         self.ends = ends  # whether to record Spans.value_ends
+        self.text = text
+        self._lines: list[str] | None = None
         self.value: Any = None
         self.spans = Spans()
         self.problems: list[Problem] = []
@@ -331,6 +337,8 @@ class _Builder:
                             value = self._number(value, pos)
                         elif value == "<<":
                             value = self._merge_key(value, pos)
+                    elif event.end_mark.line != mark.line:
+                        self._scalar_lines(event)
                 else:
                     self._refuse_decorations(event, pos)
                 if ends:
@@ -401,6 +409,36 @@ class _Builder:
             elif kind is stream_end:
                 return
 
+    def _spans_lines(self, frame: _Frame, event: Any) -> None:
+        """Check a flow value (a scalar or flow collection) that spans lines in the
+        block collection of ``frame``: its lines must be indented more than the block."""
+        if getattr(event, "style", None) in _BLOCK_STYLES:
+            return  # a block scalar's lines are indented by its own rules
+        if self._lines is None:
+            self._lines = _BREAKS.split(self.text)
+        first, last = event.start_mark.line + 1, event.end_mark.line + 1
+        found = yamlgaps.continuation_problem(self._lines, first, last, frame.start[1])
+        if found is not None:
+            self.problem(found[0], found[1])
+
+    def _scalar_lines(self, event: Any) -> None:
+        """Check the lines of a quoted or block scalar that spans lines (the parsers
+        check a plain one's indentation themselves)."""
+        stack = self._stack
+        if event.style not in _BLOCK_STYLES:
+            if stack and not stack[-1].flow:
+                self._spans_lines(stack[-1], event)
+            return
+        # A block scalar's blank first lines, against its first line of text.
+        if self._lines is None:
+            self._lines = _BREAKS.split(self.text)
+        block = stack[-1].start[1] - 1 if stack else -1
+        found = yamlgaps.block_scalar_problem(
+            self._lines, event.start_mark.line + 1, event.start_mark.column + 1, block
+        )
+        if found is not None:
+            self.problem(found[0], found[1])
+
     def _close(self, frame: _Frame, event: Any) -> None:
         """Record where the container of ``frame`` is, and place it in its parent."""
         spans = self.spans
@@ -408,6 +446,13 @@ class _Builder:
         spans.start[key] = frame.start
         end = event.end_mark
         end_pos = (end.line + 1, end.column + 1)
+        if (
+            frame.flow
+            and self._stack
+            and not self._stack[-1].flow
+            and end.line + 1 != frame.start[0]
+        ):
+            self._spans_lines(self._stack[-1], _Span(frame.start, end))
         spans.end[key] = end_pos
         if frame.is_map:
             spans.keys[key] = frame.keys
@@ -445,6 +490,13 @@ class _Builder:
         return text
 
     def _number(self, text: str, pos: Position) -> Any:
+        if text == "-":  # only a flow collection lets the parser read a lone '-' as text
+            self.problem(
+                pos,
+                "a lone '-' in a flow collection is not text in YAML 1.2 (it can only start "
+                "a block list item); quote it ('\"-\"') for the text",
+            )
+            return _SKIP
         if len(text) > MAX_NUMBER_CHARS and (
             _INT.match(text) or _OCT.match(text) or _HEX.match(text) or _FLOAT.match(text)
         ):
@@ -522,6 +574,24 @@ class _Builder:
             f"duplicate key {key!r}: first given at line {seen[0][0]}, again at line "
             f"{frame.key_pos[0]}; keep one of them",
         )
+
+
+class _Mark:
+    __slots__ = ("column", "line")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+
+
+class _Span:
+    """A flow collection's start and end, as :meth:`_Builder._spans_lines` reads events."""
+
+    __slots__ = ("end_mark", "start_mark")
+
+    def __init__(self, start: Position, end: Any) -> None:
+        self.start_mark = _Mark(start[0] - 1, start[1] - 1)
+        self.end_mark = end
 
 
 def _key_problem(value: Any) -> str:

@@ -1,0 +1,1 @@
+"""The YAML test suite, as the strict loader's tests read it (see README.md)."""
