@@ -26,16 +26,16 @@ from typing import Any, cast
 
 import yaml
 
-from pytest_rubric.casefiles import ledgers, loader, marks, yamlstrict
+from pytest_rubric.casefiles import ledgers, loader, marks, yamlgaps, yamlstrict
 from pytest_rubric.casefiles.loader import Case, CaseFile, InputFiles, pack
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.core import jsonvalues
 
 #: Changed whenever what an entry holds changes shape.
-FORMAT = 1
+FORMAT = 2
 #: The modules whose code decides what a case file loads as: an entry is kept only
 #: while each is byte for byte what it was (so an edited checkout never reuses one).
-_SHAPERS = (loader, yamlstrict, marks, jsonvalues, ledgers)
+_SHAPERS = (loader, yamlstrict, yamlgaps, marks, jsonvalues, ledgers)
 
 
 def stamp() -> str:
@@ -141,6 +141,7 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
                 case.lines,
                 case.row_lines,
                 case.input_file_text or None,
+                case.text_end,
             ]
         )
     body = {
@@ -203,6 +204,7 @@ def _case_file(
         lines,
         row_lines,
         input_file_text,
+        text_end,
     ) in enumerate(entry["cases"]):
         input_file: Path | None = None
         input_file_display = input_format = ""
@@ -232,6 +234,7 @@ def _case_file(
                 None if lines is None else (_count(lines[0]), _count(lines[1], 0)),
                 tuple(map(_count, row_lines)),
                 input_file_text or "",
+                None if text_end is None else (_count(text_end[0]), _count(text_end[1])),
             )
         )
     rubric = entry["rubric"]

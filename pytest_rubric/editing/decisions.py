@@ -17,9 +17,9 @@ writes exactly the bytes a serial run writes.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,8 +29,10 @@ from pytest_rubric.casefiles.loader import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.files import write_bytes_atomically
 from pytest_rubric.core.jsonvalues import plain
+from pytest_rubric.editing.diffs import unified
 from pytest_rubric.editing.edits import (
     Part,
+    Source,
     UpdateRefused,
     Write,
     check,
@@ -38,8 +40,11 @@ from pytest_rubric.editing.edits import (
     splice,
     unwritable,
 )
-from pytest_rubric.reports.records import Payload, PendingWrite, UpdateRecord
+from pytest_rubric.reports.records import PartRecord, Payload, PendingWrite, UpdateRecord
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+
+_TO_THE_END = 1 << 62  # a line range's end past any file's last line
+_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 #: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
 CI_VARIABLES = (
@@ -82,6 +87,7 @@ def to_write(
     path: Path | None = None,
     digest: str = "",
     root: Path | None = None,
+    files: CaseFileReads | None = None,
 ) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
     """The outcome to report, the write ``case`` asks for (``None`` for none), and
     its edited lines (``None`` when the file is to be edited whole at the end).
@@ -93,7 +99,8 @@ def to_write(
     write that cannot be made is a case error saying why, decided before pytest reports
     the case, so pytest's counts, JUnit XML and the rubric report agree. Nothing outside
     ``root`` (the repository) is written: a case file that leads outside it, through a
-    symlink or a linked folder, is refused.
+    symlink or a linked folder, is refused. ``files``: the case files this run has read
+    so far to check writes (each is read once while it stays as it is on disk).
     """
     if mode is None or case.marks.xfail is not None or not result.evaluated:
         return result, None, None
@@ -111,7 +118,7 @@ def to_write(
     part = None
     if problem is None and path is not None:
         write = Write(case.index, case.name, answer, created=filled)
-        problem, part = _try(path, digest, case, write)
+        problem, part = _try(path, digest, case, write, files or CaseFileReads())
     if problem is not None:
         problem = f"its answer cannot be written into the case file: {problem}"
         return (
@@ -144,6 +151,10 @@ def read_only(path: Path) -> str | None:
         mode = os.stat(path).st_mode
     except OSError:
         return None  # the write itself says why
+    return _read_only_mode(mode)
+
+
+def _read_only_mode(mode: int) -> str | None:
     if mode & 0o222:
         return None
     return (
@@ -152,23 +163,61 @@ def read_only(path: Path) -> str | None:
     )
 
 
-def _try(path: Path, digest: str, case: Case, write: Write) -> tuple[str | None, Part | None]:
+@dataclasses.dataclass(slots=True)
+class FileRead:
+    """A case file as read once: what :class:`CaseFileReads` keeps of it."""
+
+    stamp: tuple[int, ...]  # device, inode, size, modification and change times
+    digest: str  # SHA-256 of ``data``
+    mode: int
+    data: bytes
+    source: Source | None = None  # its text, decoded when first needed
+
+
+class CaseFileReads:
+    """The case files read to check writes into them, each read once while it stays as
+    it is on disk (its device, inode, size, modification and change times): the cases of
+    a file of ten thousand are checked against one reading, hashed and decoded once.
+    The write at the end reads the file again and checks its digest anew."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, FileRead] = {}
+
+    def read(self, path: Path) -> FileRead:
+        """The file as it is on disk now; ``OSError`` when it cannot be read."""
+        found = os.stat(path)
+        stamp = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+        key = os.fspath(path)
+        known = self._read.get(key)
+        if known is None or known.stamp != stamp:
+            data = path.read_bytes()
+            known = FileRead(stamp, hashlib.sha256(data).hexdigest(), found.st_mode, data)
+            self._read[key] = known
+        return known
+
+
+def _try(
+    path: Path, digest: str, case: Case, write: Write, files: CaseFileReads
+) -> tuple[str | None, Part | None]:
     """Why ``write`` cannot be made in the case file at ``path`` (or ``None``), and
-    the case's edited lines."""
+    the case's edited text."""
     try:
-        data = path.read_bytes()
+        read = files.read(path)
     except OSError as exc:
         return f"it cannot be read: {exc.strerror or exc}; check it, then run again", None
-    if hashlib.sha256(data).hexdigest() != digest:
+    if read.digest != digest:
         return (
             "it changed on disk since it was collected; run again to write the answers "
             "into the current file"
         ), None
-    locked = read_only(path)
+    locked = _read_only_mode(read.mode)
     if locked is not None:
         return locked, None
+    at = None if case.text_end is None else (case.line, case.col, case.text_end)
     try:
-        return None, check(data, write, case.lines, (case.input, case.expected))
+        if read.source is None:
+            read.source = Source(read.data)
+        return None, check(read.source, write, case.lines, (case.input, case.expected), at=at)
     except UpdateRefused as exc:
         return str(exc), None
 
@@ -184,7 +233,15 @@ def pending_write(
         "after": update["after"],
         "created": update["before"] is None,
         "part": (
-            None if part is None else {"first": part.first, "after": part.after, "text": part.text}
+            None
+            if part is None
+            else {
+                "first": part.first,
+                "after": part.after,
+                "text": part.text,
+                "col": part.col,
+                "end": None if part.end is None else list(part.end),
+            }
         ),
     }
 
@@ -232,7 +289,7 @@ def write_file(
     ]
     # Each case's lines, edited and read back where it ran (none: edit the file whole).
     edits = [
-        (write, Part(**part))
+        (write, _part(part))
         for write, part in zip(writes, (write.get("part") for write in pending), strict=True)
         if part is not None
     ]
@@ -243,7 +300,8 @@ def write_file(
                 "it changed on disk since it was collected; run again to write the "
                 "answers into the current file"
             )
-        new = splice(data, edits) if len(edits) == len(writes) else rewrite(data, writes)
+        spliced = len(edits) == len(writes)
+        new = splice(data, edits) if spliced else rewrite(data, writes)
         if new != data:
             write_bytes_atomically(path, new)
     except UpdateRefused as exc:
@@ -253,12 +311,48 @@ def write_file(
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         result.refused = f"nothing was written: {why}"
         return result
-    old_lines = data.decode("utf-8-sig").splitlines()
-    new_lines = new.decode("utf-8-sig").splitlines()
-    result.diff = list(difflib.unified_diff(old_lines, new_lines, display, display, lineterm=""))
+    result.diff = unified(
+        display,
+        data.decode("utf-8-sig"),
+        new.decode("utf-8-sig"),
+        _changed(edits) if spliced else None,
+    )
     result.written = len(writes)
     result.created = sum(write.created for write in writes)
     return result
+
+
+def _changed(edits: list[tuple[Write, Part]]) -> list[tuple[int, int, int, int]]:
+    """The 0-based line ranges each part replaced, in the old text and the new."""
+    changed = []
+    shift = 0
+    for _write, part in sorted(edits, key=lambda edit: edit[1].first):
+        old_first = part.first - 1
+        if part.end is not None:
+            old_end = part.end[0]
+        elif part.after:
+            old_end = part.after - 1
+        else:
+            old_end = -1  # to the end of the file: the new text's end too
+        new_lines = len(_BREAKS.findall(part.text)) + (part.end is not None)
+        new_first = old_first + shift
+        if old_end < 0:
+            changed.append((old_first, _TO_THE_END, new_first, _TO_THE_END))
+            continue
+        changed.append((old_first, old_end, new_first, new_first + new_lines))
+        shift += new_lines - (old_end - old_first)
+    return changed
+
+
+def _part(record: PartRecord) -> Part:
+    end = record["end"]
+    return Part(
+        record["first"],
+        record["after"],
+        record["text"],
+        record["col"],
+        None if end is None else (end[0], end[1]),
+    )
 
 
 def _mapping(value: Any) -> dict[str, Any]:

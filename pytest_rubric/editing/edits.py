@@ -122,46 +122,131 @@ def rewrite(data: bytes, writes: Sequence[Write]) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """A case's lines as written (``text``): the lines from ``first`` up to the line
-    ``after`` (0: to the end of the file), as :func:`check` edited and read them back."""
+    """A case's text as written (``text``), as :func:`check` edited and read it back:
+    the lines from ``first`` up to the line ``after`` (0: to the end of the file) in a
+    block list; in a flow list, from column ``col`` of line ``first`` up to ``end`` (a
+    line and column), ``after`` being the line the next case starts on."""
 
     first: int
     after: int
     text: str
+    col: int = 1
+    end: tuple[int, int] | None = None
+
+
+class Source:
+    """A case file's bytes, as read to check writes into it: its text, decoded once, and
+    where each of its lines starts, found once (so checking a case costs the same in a
+    file of ten cases or of ten thousand). :class:`UpdateRefused` if it is not UTF-8."""
+
+    __slots__ = ("_starts", "bom", "data", "text")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.bom = data.startswith(BOM)
+        self.text = _text_of(data)
+        self._starts: list[int] | None = None
+
+    def offset(self, line: int) -> int | None:
+        """Where the 1-based ``line`` starts (``None`` past the last)."""
+        if self._starts is None:
+            self._starts = [0, *(found.end() for found in _BREAKS.finditer(self.text))]
+        return self._starts[line - 1] if 1 <= line <= len(self._starts) else None
+
+    def lines(self, first: int, after: int) -> str | None:
+        """The text of lines ``first`` up to ``after`` (0: to the end), or ``None``."""
+        if first <= 1 or (after and after <= first):
+            return None
+        begin = self.offset(first)
+        end = len(self.text) if after == 0 else self.offset(after)
+        return None if begin is None or end is None else self.text[begin:end]
 
 
 def check(
-    data: bytes,
+    data: bytes | Source,
     write: Write,
     lines: tuple[int, int] | None,
     known: tuple[Mapping[str, JSON], Mapping[str, JSON]] | None = None,
+    *,
+    at: tuple[int, int, tuple[int, int]] | None = None,
 ) -> Part | None:
     """:class:`UpdateRefused` when ``write`` alone cannot be made in ``data`` (a case
-    file's bytes), as :func:`rewrite` would refuse it; else the case's edited lines.
+    file's bytes), as :func:`rewrite` would refuse it; else the case's edited text.
 
     With ``lines`` (the line the case starts on, and the line the next one starts on,
-    0 after the last; see :attr:`pytest_rubric.casefiles.loader.Case.lines`), only the case's own
-    lines are edited and read back, behind a ``cases:`` line, so checking a case costs
-    the same in a file of ten cases or of ten thousand; ``known`` (the case's input and
+    0 after the last; see :attr:`pytest_rubric.casefiles.loader.Case.lines`), only the
+    case's own text is edited and read back, behind a ``cases:`` line (in a flow list,
+    ``at`` giving the line and column where the case's text starts and where it ends,
+    inside ``{cases: [`` and ``]}``), so checking a case costs the same in a file of ten
+    cases or of ten thousand, and in either style; ``known`` (the case's input and
     expected as collected) confirms they read alone as they do in the file. Without
     them, or when they do not, the whole file is edited and read back, and ``None``
     is returned: such a file is written with :func:`rewrite`.
     """
+    source = data if isinstance(data, Source) else Source(data)
     if lines is not None:
-        text = _text_of(data)
-        first, after = lines
-        region = _lines(text, first, after)
-        if region is not None and _ITEM_LEAD.match(region):  # the case's '- ' begins it
-            found = _LINE_BREAK.search(text)
-            head = "cases:" + (found.group() if found else "\n")
-            document = _part(head + region, known)
-            if document is not None:
-                alone = dataclasses.replace(write, index=0)
-                edited = _rewrite(head + region, [alone], shift=first - 2, document=document)
-                _encoded(edited)
-                return Part(first, after, edited[len(head) :])
-    rewrite(data, [write])
+        part = _flow_part(source, write, lines, known, at) if at else None
+        if part is None and not at:
+            part = _block_part(source, write, lines, known)
+        if part is not None:
+            return part
+    rewrite(source.data, [write])
     return None
+
+
+def _block_part(
+    source: Source,
+    write: Write,
+    lines: tuple[int, int],
+    known: tuple[Mapping[str, JSON], Mapping[str, JSON]] | None,
+) -> Part | None:
+    first, after = lines
+    region = source.lines(first, after)
+    if region is None or not _ITEM_LEAD.match(region):  # the case's '- ' begins it
+        return None
+    head = "cases:" + _line_break_of(source)
+    document = _part(head + region, known)
+    if document is None:
+        return None
+    alone = dataclasses.replace(write, index=0)
+    edited = _rewrite(head + region, [alone], shift=first - 2, document=document)
+    _encoded(edited)
+    return Part(first, after, edited[len(head) :])
+
+
+def _flow_part(
+    source: Source,
+    write: Write,
+    lines: tuple[int, int],
+    known: tuple[Mapping[str, JSON], Mapping[str, JSON]] | None,
+    at: tuple[int, int, tuple[int, int]],
+) -> Part | None:
+    first, after = lines
+    line, col, end = at
+    begin, stop = source.offset(line), source.offset(end[0])
+    if line != first or first <= 1 or begin is None or stop is None:
+        return None
+    begin, stop = begin + col - 1, stop + end[1] - 1
+    region = source.text[begin:stop]
+    if not region.startswith("{") or not region.endswith("}"):
+        return None
+    brk = _line_break_of(source)
+    # Flow from the top, so no indentation rule applies; the case keeps its column.
+    head, tail = "{cases: [" + brk + " " * (col - 1), brk + "]}" + brk
+    document = _part(head + region + tail, known)
+    if document is None:
+        return None
+    alone = dataclasses.replace(write, index=0)
+    edited = _rewrite(head + region + tail, [alone], shift=first - 2, document=document)
+    if not edited.startswith(head) or not edited.endswith(tail):
+        return None
+    _encoded(edited)
+    return Part(first, after, edited[len(head) : len(edited) - len(tail)], col, end)
+
+
+def _line_break_of(source: Source) -> str:
+    found = _LINE_BREAK.search(source.text)
+    return found.group() if found else "\n"
 
 
 def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
@@ -175,27 +260,38 @@ def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
     first line, end within its part, be followed by the case that followed it, and
     read with its answer as its ``expected``. Else :class:`UpdateRefused`, and
     nothing is to be written."""
-    bom = data.startswith(BOM)
-    text = _text_of(data)
+    source = Source(data)
+    text = source.text
     pieces: list[str] = []
     placed: list[tuple[Write, int, int]] = []  # each write, its new first and after lines
     at = 0
     shift = 0  # lines added (or removed) by the parts so far
     for write, part in sorted(edits, key=lambda edit: edit[1].first):
-        begin = _offset(text, part.first)
-        end = len(text) if part.after == 0 else _offset(text, part.after)
+        begin, end = _span_of(source, part)
         if begin is None or end is None or begin < at or end < begin:
             raise UpdateRefused("two edits overlap; edit this file by hand")
         pieces += (text[at:begin], part.text)
         at = end
         first = part.first + shift
-        if part.after:
-            shift += len(_BREAKS.findall(part.text)) - (part.after - part.first)
+        last = part.end[0] if part.end is not None else part.after
+        if last:
+            shift += len(_BREAKS.findall(part.text)) - (last - part.first)
         placed.append((write, first, part.after and part.after + shift))
     pieces.append(text[at:])
     new_text = "".join(pieces)
     _check_placed(new_text, placed)
-    return (BOM if bom else b"") + _encoded(new_text)
+    return (BOM if source.bom else b"") + _encoded(new_text)
+
+
+def _span_of(source: Source, part: Part) -> tuple[int | None, int | None]:
+    """Where ``part``'s text was in the file, as offsets into its text."""
+    begin = source.offset(part.first)
+    if part.end is not None:
+        stop = source.offset(part.end[0])
+        if begin is None or stop is None:
+            return None, None
+        return begin + part.col - 1, stop + part.end[1] - 1
+    return begin, len(source.text) if part.after == 0 else source.offset(part.after)
 
 
 def _check_placed(text: str, placed: Sequence[tuple[Write, int, int]]) -> None:
@@ -223,39 +319,6 @@ def _check_placed(text: str, placed: Sequence[tuple[Write, int, int]]) -> None:
                 f"case {write.name!r} would not read back with its answer as its expected; "
                 f"{BY_HAND}"
             )
-
-
-def _odd_breaks(text: str) -> bool:
-    """Whether ``text`` breaks lines otherwise than with LF or CRLF (NEL, LS, PS, a lone
-    CR). Substring searches, not a regular expression: they run at C speed."""
-    return (
-        "\x85" in text
-        or "\u2028" in text
-        or "\u2029" in text
-        or text.count("\r") != text.count("\r\n")
-    )
-
-
-def _offset(text: str, line: int) -> int | None:
-    """Where the 1-based ``line`` of ``text`` starts (``None`` past the last)."""
-    if line == 1:
-        return 0
-    if not _odd_breaks(text):  # LF or CRLF: split in C
-        rest = text.split("\n", line - 1)
-        return len(text) - len(rest[-1]) if len(rest) == line else None
-    for number, found in enumerate(_BREAKS.finditer(text), start=2):
-        if number == line:
-            return found.end()
-    return None
-
-
-def _lines(text: str, first: int, after: int) -> str | None:
-    """The text of lines ``first`` up to ``after`` (0: to the end), or ``None``."""
-    if first <= 1 or (after and after <= first):
-        return None
-    begin = _offset(text, first)
-    end = len(text) if after == 0 else _offset(text, after)
-    return None if begin is None or end is None else text[begin:end]
 
 
 def _part(

@@ -29,7 +29,12 @@ from pytest_rubric.core.registry import Registry
 from pytest_rubric.editing.decisions import fillable, to_write
 from pytest_rubric.editing.edits import Part
 from pytest_rubric.plugin.paths import display_path, root_path
-from pytest_rubric.plugin.state import case_cache_of, discovery_of, review_limit
+from pytest_rubric.plugin.state import (
+    case_cache_of,
+    discovery_of,
+    review_limit,
+    update_reads_of,
+)
 from pytest_rubric.reports.failure import format_failure, headline
 from pytest_rubric.reports.records import UpdateRecord
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
@@ -210,6 +215,7 @@ class RubricItem(pytest.Item):
             path=self.path,
             digest=self.digest,
             root=self.config.rootpath,
+            files=None if mode is None else update_reads_of(self.config),
         )
         # Its answer was to be written, but cannot be: the case fails, saying why.
         self.unwritten = evaluated and result.outcome == CASE_ERROR

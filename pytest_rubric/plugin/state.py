@@ -13,6 +13,7 @@ from pytest_rubric.hookspecs import ENTRY_POINT_GROUP, implements_a_hook
 
 if TYPE_CHECKING:
     from pytest_rubric.casefiles.cache import CaseCache
+    from pytest_rubric.editing.decisions import CaseFileReads
     from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
 
 
@@ -96,6 +97,18 @@ def case_cache_of(config: pytest.Config) -> CaseCache | None:
                 case_cache = CaseCache(cache.mkdir("rubric-cases"))
         config.stash[_case_cache_key] = case_cache
     return config.stash[_case_cache_key]
+
+
+_update_reads_key = pytest.StashKey["CaseFileReads"]()
+
+
+def update_reads_of(config: pytest.Config) -> CaseFileReads:
+    """The case files this process has read to check ``--rubric-update``'s writes."""
+    if _update_reads_key not in config.stash:
+        from pytest_rubric.editing.decisions import CaseFileReads
+
+        config.stash[_update_reads_key] = CaseFileReads()
+    return config.stash[_update_reads_key]
 
 
 def wants_full_records(config: pytest.Config) -> bool:

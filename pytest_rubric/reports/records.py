@@ -80,11 +80,14 @@ class PendingWrite(TypedDict):
 
 
 class PartRecord(TypedDict):
-    """A case's edited lines: from line ``first`` up to line ``after`` (0: the end)."""
+    """A case's edited text: from line ``first`` up to line ``after`` (0: the end); in a
+    flow list, from column ``col`` of line ``first`` up to ``end`` (a line and column)."""
 
     first: int
     after: int
     text: str
+    col: int
+    end: list[int] | None
 
 
 class SummaryLine(TypedDict):
