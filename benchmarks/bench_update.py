@@ -15,7 +15,8 @@ and checks that a plain run after the update passes.
 
 With ``--layouts``, the same ``reason`` cases (a share wrong) are written three ways and
 updated with ``--rubric-update=all``, alternating: over 40 block-list files, as one
-block-list file, and as one pretty-printed JSON file (a flow list). An update must cost
+block-list file, as one pretty-printed JSON file (a flow list), and as one JSON file
+on a single line. An update must cost
 the same per case whatever the file's size and style: it prints each layout's median
 and its ratio to the 40 files (target: at most 1.25x).
 """
@@ -62,7 +63,8 @@ def run_once(args: list[str], cwd: Path, expect: int) -> float:
 
 
 def write_layout(root: Path, layout: str, cases: int, wrong: float, seed: int = 7) -> None:
-    """``cases`` reason cases, a share ``wrong``, as 40 block files, one, or one JSON file."""
+    """``cases`` reason cases, a share ``wrong``, as 40 block files, one, or one JSON
+    file (pretty-printed, or on one line)."""
     rng, spoil_rng = random.Random(seed), random.Random(seed + 1)
     made = []
     for n in range(cases):
@@ -72,9 +74,10 @@ def write_layout(root: Path, layout: str, cases: int, wrong: float, seed: int = 
         made.append(case)
     root.mkdir(parents=True)
     (root / "pytest.ini").write_text("[pytest]\n")
-    if layout == "json":
+    if layout in ("json", "one line"):
         document = {"evaluator": "reason", "cases": made}
-        (root / "all.rubric.yaml").write_text(json.dumps(document, indent=2) + "\n")
+        indent = 2 if layout == "json" else None
+        (root / "all.rubric.yaml").write_text(json.dumps(document, indent=indent) + "\n")
         return
     files = 40 if layout == "40 files" else 1
     per_file = -(-cases // files)
@@ -88,7 +91,7 @@ def write_layout(root: Path, layout: str, cases: int, wrong: float, seed: int = 
 
 
 def layouts(options: argparse.Namespace) -> None:
-    names = ("40 files", "one file", "json")
+    names = ("40 files", "one file", "json", "one line")
     times: dict[str, list[float]] = {name: [] for name in names}
     with tempfile.TemporaryDirectory(prefix="rubric-bench-layouts-") as tmp:
         for repeat in range(options.repeats):

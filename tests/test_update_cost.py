@@ -63,8 +63,14 @@ def block_text(cases: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_text(cases: list[dict[str, Any]]) -> str:
-    return json.dumps({"evaluator": "reason", "cases": cases}, indent=2) + "\n"
+def json_text(cases: list[dict[str, Any]], style: str = "json") -> str:
+    """The cases as JSON: pretty-printed (``json``), or all on one line (``one-line``)."""
+    indent = 2 if style == "json" else None
+    return json.dumps({"evaluator": "reason", "cases": cases}, indent=indent) + "\n"
+
+
+def text_of(cases: list[dict[str, Any]], style: str) -> str:
+    return block_text(cases) if style == "block" else json_text(cases, style)
 
 
 class Counted:
@@ -92,12 +98,12 @@ class Counted:
         monkeypatch.setattr(decisions, "hashlib", shim)
 
 
-@pytest.mark.parametrize("style", ["block", "json"])
+@pytest.mark.parametrize("style", ["block", "json", "one-line"])
 def test_an_update_reads_a_large_file_a_bounded_number_of_times(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, style: str
 ) -> None:
     cases = reason_cases(CASES)
-    text = block_text(cases) if style == "block" else json_text(cases)
+    text = text_of(cases, style)
     path = pytester.path / "many.rubric.yaml"
     path.write_text(text, encoding="utf-8")
     counted = Counted(monkeypatch)
@@ -112,7 +118,7 @@ def test_an_update_reads_a_large_file_a_bounded_number_of_times(
     # Each case's own text, then the new file once: not the whole file for each case.
     assert counted.loaded <= 4 * size, (counted.loaded, size)
     assert pytester.runpytest("-p", "no:randomly").ret == 0
-    if style == "json":
+    if style != "block":
         json.loads(path.read_text(encoding="utf-8"))  # still JSON
 
 
@@ -179,7 +185,7 @@ def test_a_flow_case_alone_on_its_lines_is_checked_alone() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    style=st.sampled_from(["block", "json"]),
+    style=st.sampled_from(["block", "json", "one-line"]),
     wrong=st.sets(st.integers(0, 11), min_size=1),
     created=st.sets(st.integers(0, 11), max_size=3),
 )
@@ -191,7 +197,7 @@ def test_the_diff_of_the_changed_windows_is_the_diff_of_the_whole_file(
         cases[n]["expected"]["coherent"] = n not in wrong
     for n in created:
         del cases[n]["expected"]
-    data = (block_text(cases) if style == "block" else json_text(cases)).encode()
+    data = text_of(cases, style).encode()
     loaded = parse_case_file(data, "c.rubric.yaml")
     edited = []
     for case in loaded.cases:

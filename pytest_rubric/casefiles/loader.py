@@ -100,8 +100,8 @@ class Case:
     #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
     missing_expected: CaseFileError | None = None
     #: Where the case's text is, for ``--rubric-update``: the line it starts on and the
-    #: line the next case starts on (0 after the last case); ``None`` where another case
-    #: shares one of its lines (in a flow list).
+    #: line the next case starts on (0 after the last case; in a flow list, the same line
+    #: when the next case starts on the line this one ends on).
     lines: tuple[int, int] | None = None
     #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
     #: is named by its own line when kept for review); empty without such a list.
@@ -514,7 +514,7 @@ class _Validator:
                     input_format,
                     marks,
                     missing_expected,
-                    self._case_lines(cases, index, block_list),
+                    self._case_lines(cases, index),
                     self._row_lines(case_input),
                     input_file_text,
                     None if block_list else self.spans.end.get(id(raw)),
@@ -522,22 +522,11 @@ class _Validator:
             )
         return _fallback_names(out)
 
-    def _case_lines(self, cases: list[Any], index: int, block_list: bool) -> tuple[int, int] | None:
+    def _case_lines(self, cases: list[Any], index: int) -> tuple[int, int]:
         """The line case ``index`` starts on and the line the next one starts on (0 after
-        the last); in a flow list, only where no other case shares one of its lines."""
+        the last)."""
         positions = self.spans.items[id(cases)]
         after = positions[index + 1][0] if index + 1 < len(positions) else 0
-        if block_list:
-            return positions[index][0], after
-        ends = self.spans.end
-        here = ends.get(id(cases[index]))
-        before = ends.get(id(cases[index - 1])) if index else None
-        if here is None or (index and before is None):
-            return None  # not a mapping: nothing is written into it
-        if (before is not None and before[0] >= positions[index][0]) or (
-            after and after <= here[0]
-        ):
-            return None
         return positions[index][0], after
 
     def _row_lines(self, case_input: object) -> tuple[int, ...]:

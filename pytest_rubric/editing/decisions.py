@@ -323,24 +323,28 @@ def write_file(
 
 
 def _changed(edits: list[tuple[Write, Part]]) -> list[tuple[int, int, int, int]]:
-    """The 0-based line ranges each part replaced, in the old text and the new."""
+    """The 0-based line ranges the parts replaced, in the old text and the new; parts
+    that share a line (cases of a flow list) make one range."""
+    merged: list[list[int]] = []  # old first, old end, lines added (or removed)
+    for _write, part in sorted(edits, key=lambda edit: (edit[1].first, edit[1].col)):
+        breaks = len(_BREAKS.findall(part.text))
+        if part.end is not None:  # from a column of line first to a column of line end
+            old = [part.first - 1, part.end[0], breaks - (part.end[0] - part.first)]
+        elif part.after:  # whole lines, from first up to after
+            old = [part.first - 1, part.after - 1, breaks - (part.after - part.first)]
+        else:  # whole lines, to the end of the file
+            old = [part.first - 1, _TO_THE_END, 0]
+        if merged and old[0] < merged[-1][1]:
+            last = merged[-1]
+            last[1], last[2] = max(last[1], old[1]), last[2] + old[2]
+        else:
+            merged.append(old)
     changed = []
     shift = 0
-    for _write, part in sorted(edits, key=lambda edit: edit[1].first):
-        old_first = part.first - 1
-        if part.end is not None:
-            old_end = part.end[0]
-        elif part.after:
-            old_end = part.after - 1
-        else:
-            old_end = -1  # to the end of the file: the new text's end too
-        new_lines = len(_BREAKS.findall(part.text)) + (part.end is not None)
-        new_first = old_first + shift
-        if old_end < 0:
-            changed.append((old_first, _TO_THE_END, new_first, _TO_THE_END))
-            continue
-        changed.append((old_first, old_end, new_first, new_first + new_lines))
-        shift += new_lines - (old_end - old_first)
+    for old_first, old_end, added in merged:
+        end = _TO_THE_END if old_end == _TO_THE_END else old_end + shift + added
+        changed.append((old_first, old_end, old_first + shift, end))
+        shift += added
     return changed
 
 

@@ -224,20 +224,23 @@ def _flow_part(
     first, after = lines
     line, col, end = at
     begin, stop = source.offset(line), source.offset(end[0])
-    if line != first or first <= 1 or begin is None or stop is None:
+    if line != first or begin is None or stop is None:
         return None
     begin, stop = begin + col - 1, stop + end[1] - 1
     region = source.text[begin:stop]
     if not region.startswith("{") or not region.endswith("}"):
         return None
     brk = _line_break_of(source)
-    # Flow from the top, so no indentation rule applies; the case keeps its column.
-    head, tail = "{cases: [" + brk + " " * (col - 1), brk + "]}" + brk
+    # Flow from the top, so no indentation rule applies; messages give the case's
+    # first line the columns it has in the file.
+    head, tail = "{cases: [" + brk, brk + "]}" + brk
     document = _part(head + region + tail, known)
     if document is None:
         return None
     alone = dataclasses.replace(write, index=0)
-    edited = _rewrite(head + region + tail, [alone], shift=first - 2, document=document)
+    edited = _rewrite(
+        head + region + tail, [alone], shift=first - 2, document=document, cols=col - 1
+    )
     if not edited.startswith(head) or not edited.endswith(tail):
         return None
     _encoded(edited)
@@ -266,7 +269,7 @@ def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
     placed: list[tuple[Write, int, int]] = []  # each write, its new first and after lines
     at = 0
     shift = 0  # lines added (or removed) by the parts so far
-    for write, part in sorted(edits, key=lambda edit: edit[1].first):
+    for write, part in sorted(edits, key=lambda edit: (edit[1].first, edit[1].col)):
         begin, end = _span_of(source, part)
         if begin is None or end is None or begin < at or end < begin:
             raise UpdateRefused("two edits overlap; edit this file by hand")
@@ -344,11 +347,16 @@ def _part(
 
 
 def _rewrite(
-    text: str, writes: Sequence[Write], shift: int = 0, document: Document | None = None
+    text: str,
+    writes: Sequence[Write],
+    shift: int = 0,
+    document: Document | None = None,
+    cols: int = 0,
 ) -> str:
     """``text`` (read as ``document``, when given) with each write applied and read
     back; ``shift`` is added to the line numbers in messages (``text`` may be a part of
-    the file)."""
+    the file), and ``cols`` to the columns of its second line (a flow list's case, cut
+    from the middle of its line, behind one line of its own)."""
     if document is None:
         try:
             document = load(text)
@@ -369,7 +377,7 @@ def _rewrite(
             )
         editor.write_case(cases, write)
     new_text = editor.apply()
-    _check(document.value, document.problems, new_text, writes, shift)
+    _check(document.value, document.problems, new_text, writes, shift, cols)
     return new_text
 
 
@@ -391,8 +399,9 @@ def _encoded(text: str) -> bytes:
         raise UpdateRefused(f"an answer holds text that UTF-8 cannot encode; {BY_HAND}") from None
 
 
-def _where(exc: StrictYAMLError, shift: int = 0) -> str:
-    return f"line {exc.line + shift}, column {exc.col}: {exc.message}"
+def _where(exc: StrictYAMLError, shift: int = 0, cols: int = 0) -> str:
+    col = exc.col + cols if exc.line == 2 else exc.col
+    return f"line {exc.line + shift}, column {col}: {exc.message}"
 
 
 class _Editor:
@@ -762,10 +771,15 @@ def _line_of(line_starts: list[int], offset: int) -> int:
 
 
 def _check(
-    before: JSON, problems: Sequence[object], text: str, writes: Sequence[Write], shift: int
+    before: JSON,
+    problems: Sequence[object],
+    text: str,
+    writes: Sequence[Write],
+    shift: int,
+    cols: int = 0,
 ) -> None:
     """Read ``text`` back strictly: only the written cases' ``expected`` may differ."""
-    document = _read_back(text, shift)
+    document = _read_back(text, shift, cols)
     after = document.value
     if len(document.problems) != len(problems) or not isinstance(after, dict):
         raise UpdateRefused(f"with the answer written the file would read differently; {BY_HAND}")
@@ -803,14 +817,14 @@ def _check(
             )
 
 
-def _read_back(text: str, shift: int = 0) -> Document:
+def _read_back(text: str, shift: int = 0, cols: int = 0) -> Document:
     """``text``, a case file (or a part of it) with answers written, read strictly."""
     try:
         return load(text)
     except StrictYAMLError as exc:
+        where = _where(exc, shift, cols)
         raise UpdateRefused(
-            f"with the answers written the file would not read as YAML ({_where(exc, shift)}); "
-            f"{BY_HAND}"
+            f"with the answers written the file would not read as YAML ({where}); {BY_HAND}"
         ) from None
 
 
