@@ -139,13 +139,22 @@ class Source:
     where each of its lines starts, found once (so checking a case costs the same in a
     file of ten cases or of ten thousand). :class:`UpdateRefused` if it is not UTF-8."""
 
-    __slots__ = ("_starts", "bom", "data", "text")
+    __slots__ = ("_break", "_starts", "bom", "data", "text")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.bom = data.startswith(BOM)
         self.text = _text_of(data)
         self._starts: list[int] | None = None
+        self._break: str | None = None
+
+    @property
+    def line_break(self) -> str:
+        """The file's first line break (``\\n`` when it has none), found once."""
+        if self._break is None:
+            found = _LINE_BREAK.search(self.text)
+            self._break = found.group() if found else "\n"
+        return self._break
 
     def offset(self, line: int) -> int | None:
         """Where the 1-based ``line`` starts (``None`` past the last)."""
@@ -204,7 +213,7 @@ def _block_part(
     region = source.lines(first, after)
     if region is None or not _ITEM_LEAD.match(region):  # the case's '- ' begins it
         return None
-    head = "cases:" + _line_break_of(source)
+    head = "cases:" + source.line_break
     document = _part(head + region, known)
     if document is None:
         return None
@@ -230,7 +239,7 @@ def _flow_part(
     region = source.text[begin:stop]
     if not region.startswith("{") or not region.endswith("}"):
         return None
-    brk = _line_break_of(source)
+    brk = source.line_break
     # Flow from the top, so no indentation rule applies; messages give the case's
     # first line the columns it has in the file.
     head, tail = "{cases: [" + brk, brk + "]}" + brk
@@ -245,11 +254,6 @@ def _flow_part(
         return None
     _encoded(edited)
     return Part(first, after, edited[len(head) : len(edited) - len(tail)], col, end)
-
-
-def _line_break_of(source: Source) -> str:
-    found = _LINE_BREAK.search(source.text)
-    return found.group() if found else "\n"
 
 
 def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
