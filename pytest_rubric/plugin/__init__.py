@@ -27,7 +27,7 @@ from pytest_rubric.plugin.options import (
     schema_path,
     update_mode,
 )
-from pytest_rubric.plugin.results import register
+from pytest_rubric.plugin.results import register, watch_cases
 from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
 
 if TYPE_CHECKING:
@@ -176,5 +176,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile
     if is_case_file(file_path):
         from pytest_rubric.plugin.items import RubricFile
 
+        watch_cases(parent.config)
         return RubricFile.from_parent(parent, path=file_path)
     return None

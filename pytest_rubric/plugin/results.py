@@ -2,8 +2,9 @@
 record per case (a pytest-xdist controller receives its workers' reports here
 too), then summarised in the terminal and written to ``--rubric-report``.
 
-Until a case file is collected (a pytest-xdist controller: until a case's report
-arrives) the hooks here return at once, importing nothing more.
+Until a case file is collected (a pytest-xdist controller: until a worker says it
+collected one) no hook here runs for each test: :class:`CaseReports`, which reads each
+test's reports, is registered then. The run's other hooks run once a session.
 
 Nothing here may raise into pytest: under pytest-xdist a worker's internal error
 ends as exit 0, so a hook that raised could turn a failing case into a pass.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,39 +102,21 @@ class RubricRun:
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
-    # -- on the machine that runs a case -------------------------------------------
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        report = yield
-        kind = _rubric_item_type()
-        if kind is not None and isinstance(item, kind):
-            from pytest_rubric.plugin.payloads import payload_of, unrecorded
-
-            try:
-                payload = payload_of(item, report, full=wants_full_records(self.config))
-            except KeyboardInterrupt:
-                raise
-            except BaseException as exc:  # never lose the case: fail it, saying why
-                payload = unrecorded(item, report, exc)
-            if report.when == "call":
-                # Its report is made: the answer lives on in the payload, not on the item
-                # (kept by pytest until the session ends). A rerun sets them again.
-                item.result = item.update = None
-            if payload is not None:
-                # A plain JSON attribute travels with the report to an xdist controller.
-                report.rubric = payload  # type: ignore[attr-defined]
-        return report
-
-    # -- where the run is gathered (serial run or xdist controller) ------------
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
+        """A pytest-xdist controller collects nothing: it reads each test's reports once
+        a worker says it collected a case."""
         try:
-            self._gather(report)
+            if any(nodeid.partition("::")[0].endswith(SUFFIXES) for nodeid in ids):
+                self.watch_cases()
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+    def watch_cases(self) -> None:
+        """Read each test's reports from now on (once a case file is collected)."""
+        manager = self.config.pluginmanager
+        if manager.get_plugin(_CASE_REPORTS) is None:
+            manager.register(CaseReports(self), _CASE_REPORTS)
 
     def _gather(self, report: pytest.TestReport) -> None:
         if report.when == "setup":
@@ -288,6 +271,48 @@ class RubricRun:
             self._hidden = None
 
 
+class CaseReports:
+    """The hooks that run for each test: a payload put on a case's reports where it runs,
+    and gathered where the run is (serial run or xdist controller). Registered once a
+    case file is collected: a run of plain tests never calls them."""
+
+    def __init__(self, run: RubricRun) -> None:
+        self.run = run
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        kind = _rubric_item_type()
+        if kind is not None and isinstance(item, kind):
+            from pytest_rubric.plugin.payloads import payload_of, unrecorded
+
+            try:
+                payload = payload_of(item, report, full=wants_full_records(self.run.config))
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # never lose the case: fail it, saying why
+                payload = unrecorded(item, report, exc)
+            if report.when == "call":
+                # Its report is made: the answer lives on in the payload, not on the item
+                # (kept by pytest until the session ends). A rerun sets them again.
+                item.result = item.update = None
+            if payload is not None:
+                # A plain JSON attribute travels with the report to an xdist controller.
+                report.rubric = payload  # type: ignore[attr-defined]
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        try:
+            self.run._gather(report)
+        except Exception as exc:
+            self.run.hook_errors.append(f"{type(exc).__name__}: {exc}")
+
+
+_CASE_REPORTS = "rubric-case-reports"
+
+
 class _HideQuietPhases:
     """The outer half of the workaround above: a wrapper that runs first."""
 
@@ -320,12 +345,24 @@ class _RestoreQuietPhases:
         return (yield)
 
 
+_run_key = pytest.StashKey[RubricRun]()
+
+
 def register(config: pytest.Config) -> RubricRun:
-    """Make the run's results object and register it (the summary workaround follows with
-    the first case gathered: a run without one never needs it)."""
+    """Make the run's results object and register it (the hooks for each test follow with
+    the first case file collected, the summary workaround with the first case gathered:
+    a run without one never needs them)."""
     run = RubricRun(config)
+    config.stash[_run_key] = run
     config.pluginmanager.register(run, "rubric-run")
     return run
+
+
+def watch_cases(config: pytest.Config) -> None:
+    """A case file is collected: read each test's reports from now on."""
+    run = config.stash.get(_run_key, None)
+    if run is not None:
+        run.watch_cases()
 
 
 def shard_of(getoption: Callable[[str, Any], Any]) -> ShardRecord | None:
