@@ -360,6 +360,47 @@ def test_a_run_of_plain_test_modules_imports_nothing_more_of_the_plugin(
     result.stdout.fnmatch_lines([f"loaded: {UNUSED_PLUGIN}"])
 
 
+REGISTERED_PROBE = """
+import sys
+
+
+def pytest_sessionfinish(session):
+    names = [name for name, _ in session.config.pluginmanager.list_name_plugin()]
+    ours = sorted(name for name in names if name.startswith("rubric"))
+    sys.stdout.write("\\nregistered: " + " ".join(ours) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_run_of_plain_tests_registers_no_hook_that_runs_for_each_test(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    pytester.makeconftest(REGISTERED_PROBE)
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider", *dist)
+    result.assert_outcomes(passed=1)
+    # The entry point, and the run's own once-a-session hooks; no per-test reader, and
+    # nothing registered to discover evaluators.
+    result.stdout.fnmatch_lines(["registered: rubric rubric-run"])
+    assert "rubric-case-reports" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_case_file_registers_the_hooks_that_read_each_test(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    pytester.makeconftest(REGISTERED_PROBE)
+    pytester.makefile(".rubric.yaml", seeds=REASON_FILE)
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-s", "-p", "no:cacheprovider", f"--rubric-report={report}", *dist
+    )
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["registered: rubric rubric-case-reports *rubric-run*"])
+    records = [line for line in report.read_text().splitlines() if '"nodeid"' in line]
+    assert len(records) == 2
+
+
 def test_a_case_file_imports_the_rest_where_it_is_collected(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(LOADED_PROBE)
     pytester.makefile(".rubric.yaml", seeds=REASON_FILE)

@@ -156,9 +156,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from pytest_rubric.plugin.update import refuse_in_ci
 
         refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
-    feed = PluginFeed(config.rootpath)
+    feed = PluginFeed(config)
     config.stash[feed_key] = feed
-    config.pluginmanager.register(feed, "rubric-plugin-feed")
     # Plugins, entry points and the conftests loaded so far are known now: a broken
     # one stops the run before collection (conftests found later fail their case files).
     if feed.needed():

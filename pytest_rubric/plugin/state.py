@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from importlib import metadata
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,36 +20,36 @@ class PluginFeed:
     """Offers every plugin pytest registers (conftests too) to the evaluator hooks.
 
     The discovery of evaluators (its plugin manager, the built-in evaluators, the
-    entry-point modules) is made when first asked for, and handed the plugins
-    offered so far in their order: a run that collects no case file and has no
-    plugin implementing a ``rubric_*`` hook never makes it.
+    entry-point modules) is made when first asked for. Only then is this feed
+    registered with pytest: ``pytest_plugin_registered`` is a historic hook, so it is
+    handed every plugin registered so far, in their order, and each one registered
+    after. A run that collects no case file and has no plugin implementing a
+    ``rubric_*`` hook never makes the discovery, nor registers anything for it.
     """
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
         self._discovery: EvaluatorDiscovery | None = None
-        self._waiting: list[object] = []  # offered before the discovery was made
 
     def pytest_plugin_registered(self, plugin: object) -> None:
         if self._discovery is not None:
             self._discovery.offer(plugin)
-        elif implements_a_hook(plugin):  # the discovery looks at nothing else
-            self._waiting.append(plugin)
 
     def needed(self) -> bool:
-        """Whether a plugin offered so far, or an installed package, implements a hook
-        (whose problems stop the run before collection)."""
-        return bool(self._waiting) or _entry_points_may_exist()
+        """Whether a plugin registered so far, or an installed package, implements a
+        hook (whose problems stop the run before collection)."""
+        plugins = self.config.pluginmanager.list_name_plugin()
+        return (
+            any(plugin is not None and implements_a_hook(plugin) for _name, plugin in plugins)
+            or _entry_points_may_exist()
+        )
 
     def discovery(self) -> EvaluatorDiscovery:
         if self._discovery is None:
             from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
 
-            discovery = EvaluatorDiscovery(self.root)
-            for plugin in self._waiting:
-                discovery.offer(plugin)
-            self._waiting.clear()
-            self._discovery = discovery
+            self._discovery = EvaluatorDiscovery(self.config.rootpath)
+            self.config.pluginmanager.register(self, "rubric-plugin-feed")
         return self._discovery
 
 
