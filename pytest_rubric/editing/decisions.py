@@ -23,7 +23,7 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_rubric.casefiles.loader import Case
 from pytest_rubric.core.compare import json_equal
@@ -78,6 +78,44 @@ def fillable(case: Case, mode: str | None) -> bool:
     )
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Held:
+    """An answer held back from being written: a refusal, its code (the answer's
+    ``error`` or ``status``, when it has one) and the problem its evidence names."""
+
+    code: str | None
+    problem: str
+
+    def words(self) -> str:
+        return f"{self.code}: {self.problem}" if self.code else self.problem
+
+
+def refusal_of(result: CaseOutcome) -> Held | None:
+    """The refusal ``result``'s answer is, if it is one: an answer whose evidence names a
+    problem, because the input could not be judged (the built-ins' ``review-label``,
+    ``review-case-identity`` and ``invalid-reason-input``, and any evaluator's answer
+    whose evidence carries a ``problem``)."""
+    problem = result.evidence.problem if result.evidence is not None else None
+    if not result.evaluated or not isinstance(problem, str) or not problem:
+        return None
+    answer = result.actual
+    codes = [answer.get(key) for key in ("error", "status")] if isinstance(answer, dict) else []
+    return Held(next((code for code in codes if isinstance(code, str)), None), problem)
+
+
+class Decision(NamedTuple):
+    """What :func:`to_write` decided for a case."""
+
+    #: The outcome to report.
+    result: CaseOutcome
+    #: The write the case asks for, if any.
+    update: UpdateRecord | None
+    #: Its edited text (``None`` when the file is to be edited whole at the end).
+    part: Part | None
+    #: Its answer, a refusal, held back from being written.
+    held: Held | None = None
+
+
 def to_write(
     case: Case,
     result: CaseOutcome,
@@ -88,12 +126,16 @@ def to_write(
     digest: str = "",
     root: Path | None = None,
     files: CaseFileReads | None = None,
-) -> tuple[CaseOutcome, UpdateRecord | None, Part | None]:
+    refusals: bool = False,
+) -> Decision:
     """The outcome to report, the write ``case`` asks for (``None`` for none), and
     its edited lines (``None`` when the file is to be edited whole at the end).
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
     to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
+    An answer that is a refusal (:func:`refusal_of`) is held back unless ``refusals``:
+    the case fails as it fails in a plain run (without an ``expected``, as a case error
+    saying what was held).
     With ``path`` (its case file, whose bytes were collected with SHA-256 ``digest``),
     the write is made and read back on the file as it is now, where the case runs: a
     write that cannot be made is a case error saying why, decided before pytest reports
@@ -103,12 +145,23 @@ def to_write(
     so far to check writes (each is read once while it stays as it is on disk).
     """
     if mode is None or case.marks.xfail is not None or not result.evaluated:
-        return result, None, None
+        return Decision(result, None, None)
     answer = result.actual
     if not isinstance(answer, dict) or not (
         filled or (mode == "all" and result.outcome == MISMATCHED)
     ):
-        return result, None, None
+        return Decision(result, None, None)
+    held = None if refusals else refusal_of(result)
+    if held is not None:
+        if not filled:
+            return Decision(result, None, None, held)  # it mismatches, as in a plain run
+        why = (
+            f"its answer is a refusal ({held.words()}), held back from being written as its "
+            "expected; fix its input, or write it with --rubric-update-refusals if the "
+            "refusal is the point of this case"
+        )
+        stays = dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(why,))
+        return Decision(stays, None, None, held)
     problem = unwritable(answer)
     if problem is None and not json_equal(plain(answer), answer):
         # No transport to a pytest-xdist controller holds it as it is.
@@ -121,14 +174,14 @@ def to_write(
         problem, part = _try(path, digest, case, write, files or CaseFileReads())
     if problem is not None:
         problem = f"its answer cannot be written into the case file: {problem}"
-        return (
+        return Decision(
             dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(problem,)),
             None,
             None,
         )
     before = None if filled else plain(case.expected)
     written = dataclasses.replace(result, case=case.with_expected(answer), outcome=MATCHED)
-    return written, {"before": before, "after": answer}, part
+    return Decision(written, {"before": before, "after": answer}, part)
 
 
 def outside(path: Path, root: Path) -> str | None:

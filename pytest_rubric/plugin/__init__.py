@@ -94,6 +94,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "fills cases without one, 'all' also rewrites mismatching ones (refused in CI)",
     )
     group.addoption(
+        "--rubric-update-refusals",
+        action="store_true",
+        dest="rubric_update_refusals",
+        default=False,
+        help="let --rubric-update write answers that are refusals (the evidence names a "
+        "problem with the input), which it holds back otherwise",
+    )
+    group.addoption(
         "--rubric-update-in-ci",
         action="store_true",
         dest="rubric_update_in_ci",

@@ -26,7 +26,7 @@ from pytest_rubric.core.errors import CaseFileError, RegistrationError, RubricCo
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.registry import Registry
-from pytest_rubric.editing.decisions import fillable, to_write
+from pytest_rubric.editing.decisions import Held, fillable, to_write
 from pytest_rubric.editing.edits import Part
 from pytest_rubric.plugin.paths import display_path, root_path
 from pytest_rubric.plugin.state import (
@@ -164,6 +164,8 @@ class RubricItem(pytest.Item):
         self.part: Part | None = None
         #: Set when its answer was to be written but cannot be (a case error says why).
         self.unwritten = False
+        #: Its answer, a refusal, held back from being written (``--rubric-update``).
+        self.held: Held | None = None
         self.evaluator = evaluator
         self.source = source
         self.display = display
@@ -207,7 +209,7 @@ class RubricItem(pytest.Item):
             review_at=root_path(self.config, case.input_file) if case.input_file else self.file,
         )
         evaluated = result.evaluated
-        result, self.update, self.part = to_write(
+        result, self.update, self.part, self.held = to_write(
             case,
             result,
             mode,
@@ -216,9 +218,12 @@ class RubricItem(pytest.Item):
             digest=self.digest,
             root=self.config.rootpath,
             files=None if mode is None else update_reads_of(self.config),
+            refusals=bool(self.config.option.rubric_update_refusals),
         )
+        if self.held is not None and filled:
+            result = dataclasses.replace(result, case=self.case)  # it still has no expected
         # Its answer was to be written, but cannot be: the case fails, saying why.
-        self.unwritten = evaluated and result.outcome == CASE_ERROR
+        self.unwritten = evaluated and result.outcome == CASE_ERROR and self.held is None
         self.result = result
         name = result.case.name
         if result.outcome == MISMATCHED:

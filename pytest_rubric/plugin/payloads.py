@@ -83,6 +83,12 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
     payload: Payload = {"record": record, "summary": _summary_line(item, result)}
     if item.unwritten and when == "call":
         payload["unwritten"] = True
+    if item.held is not None and when == "call":
+        payload["held"] = {
+            "case": item.case.name,
+            "at": f"{item.display}:{item.case.line}",
+            "words": item.held.words(),
+        }
     if item.update is not None and result is not None and record["outcome"] == "matched":
         # Written by the run that gathers the payloads, at its end (never by a worker).
         record["update"] = {"before": item.update["before"], "after": plain(item.update["after"])}

@@ -18,7 +18,7 @@ import pytest
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.editing.decisions import FileResult, ci_variable, write_file
 from pytest_rubric.plugin.paths import display_path
-from pytest_rubric.reports.records import Payload, stopped, without
+from pytest_rubric.reports.records import HeldRecord, Payload, stopped, without
 from pytest_rubric.reports.summary import plural
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
 
@@ -51,6 +51,8 @@ class UpdateRun:
         self.files: list[FileResult] = []
         #: Cases whose answers could not be written, found where they ran (they failed).
         self.unwritten = 0
+        #: Cases whose answers, refusals, were held back (they failed).
+        self.held: list[HeldRecord] = []
         self.finished = False
 
     @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
@@ -69,6 +71,8 @@ class UpdateRun:
         by_path: dict[str, list[Payload]] = {}
         for payload in self.cases.values():
             self.unwritten += bool(payload.get("unwritten"))
+            if "held" in payload:
+                self.held.append(payload["held"])
             write = payload.get("write")
             if write is not None and payload["record"]["outcome"] == MATCHED:
                 # One file reached through a symlink and directly is one file to write.
@@ -116,8 +120,10 @@ class UpdateRun:
                 f"{plural(count, 'expected answer')} written, {created} created, "
                 f"in {plural(len(written), 'file')}"
             )
-        elif not self.unwritten and len(written) == len(self.files):
+        elif not self.unwritten and not self.held and len(written) == len(self.files):
             terminalreporter.write_line("no expected answer needed writing")
+        if self.held:
+            self._held(terminalreporter)
         if self.unwritten:
             terminalreporter.write_line(
                 f"{plural(self.unwritten, 'expected answer')} could not be written: "
@@ -138,6 +144,27 @@ class UpdateRun:
                     + (f"; {passed}" if file.cases else ""),
                     red=True,
                 )
+
+    def _held(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """The answers held back, each with its code and problem, then their count and
+        how to write them anyway."""
+        for held in sorted(self.held, key=_place):
+            terminalreporter.write_line(
+                escape_controls(f"{held['at']}: {held['case']}: {held['words']}"), yellow=True
+            )
+        count = len(self.held)
+        terminalreporter.write_line(
+            f"{count} held back: refusals (the evidence of "
+            f"{'its answer' if count == 1 else 'each answer'} names a problem with the input, "
+            "so nothing was judged); fix the input, or write "
+            f"{'it' if count == 1 else 'them'} anyway with --rubric-update-refusals",
+            yellow=True,
+        )
+
+
+def _place(held: HeldRecord) -> tuple[str, int]:
+    path, _, line = held["at"].rpartition(":")
+    return path, int(line) if line.isdigit() else 0
 
 
 def register(config: pytest.Config, cases: dict[str, Payload], *, is_worker: bool) -> None:

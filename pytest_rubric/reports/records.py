@@ -109,6 +109,17 @@ class Payload(_PayloadKeys, total=False):
     write: PendingWrite
     #: Its answer was to be written but could not be: the case is a case error saying why.
     unwritten: bool
+    #: Its answer, a refusal, was held back from being written.
+    held: HeldRecord
+
+
+class HeldRecord(TypedDict):
+    """A case whose answer ``--rubric-update`` held back: its ID, where it is
+    (``path:line``), and the refusal's code and problem."""
+
+    case: str
+    at: str
+    words: str
 
 
 class SuiteRecord(TypedDict):
