@@ -77,6 +77,22 @@ def test_a_json_file_gives_the_whole_input(pytester: pytest.Pytester) -> None:
     pytester.runpytest().assert_outcomes(passed=1)
 
 
+def test_a_csv_cell_in_other_casing_gets_a_fix_that_says_nothing_of_quotes(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.csv").write_text("id,a,b\nhl-1,true,TRUE\n")
+    pytester.makefile(".rubric.yaml", c=case_file("week.csv"))
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        [
+            "  invalid input: week.csv:2 rows[[]0].b (id 'hl-1') is \"TRUE\" (a string), not a "
+            "boolean; write true: only true and false, in lowercase and with nothing around "
+            "them, are booleans (unquoted in YAML and JSON)"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*without quotes*")
+
+
 def test_a_label_problem_in_a_ledger_file_names_the_file_and_line(
     pytester: pytest.Pytester,
 ) -> None:
@@ -126,6 +142,17 @@ def test_a_label_problem_in_a_ledger_file_names_the_file_and_line(
             "short.csv",
             "id,a,b\nA,true,true\nB,true\n",
             "short.csv:3: 2 cells where the header has 3 (id,a,b); quote a cell that holds a comma",
+        ),
+        (
+            "trailing-blank.csv",
+            "id,a,b\nA,true,true\n\n",
+            "trailing-blank.csv:3: the line is empty; every line of a .csv ledger after its "
+            "header is one row (id,a,b): delete it",
+        ),
+        (
+            "spaces.csv",
+            "id,a,b\nA,true,true\n   \nB,true,false\n",
+            "spaces.csv:3: the line is empty; *",
         ),
         (
             "list.json",
@@ -358,6 +385,12 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
             reference = csv.reader(stream, strict=True)
             next(reference)
             for cells in reference:
+                if len(cells) != 3 and not "".join(cells).strip():
+                    expected.append(
+                        f"l.csv:{reference.line_num}: the line is empty; every line of a .csv "
+                        "ledger after its header is one row (id,a,b): delete it"
+                    )
+                    break
                 if len(cells) != 3:
                     expected.append(f"l.csv:{reference.line_num}: {len(cells)} cells")
                     break

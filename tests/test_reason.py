@@ -109,14 +109,39 @@ def test_rubric_input_error_is_a_value_error() -> None:
 @pytest.mark.parametrize(
     ("value", "hint"),
     [
+        ("false", 'fields.source is "false" (a string), not a boolean; write false without quotes'),
         (
             " False ",
-            'fields.source is " False " (a string), not a boolean; write false without quotes',
+            'fields.source is " False " (a string), not a boolean; write false: only true and '
+            "false, in lowercase and with nothing around them, are booleans (unquoted in YAML "
+            "and JSON)",
+        ),
+        (
+            "TRUE",
+            'fields.source is "TRUE" (a string), not a boolean; write true: only true and '
+            "false, in lowercase and with nothing around them, are booleans (unquoted in YAML "
+            "and JSON)",
         ),
         (1, "fields.source is 1 (a number), not a boolean; write true, not 1"),
         (0.0, "fields.source is 0.0 (a number), not a boolean; write false, not 0.0"),
         (2, "fields.source is 2 (a number), not a boolean"),
-        ("yes", 'fields.source is "yes" (a string), not a boolean'),
+        (
+            "yes",
+            'fields.source is "yes" (a string), not a boolean; YAML 1.1 readers take yes as a '
+            "boolean, but here it is text: write true",
+        ),
+        (
+            "Off",
+            'fields.source is "Off" (a string), not a boolean; YAML 1.1 readers take Off as a '
+            "boolean, but here it is text: write false",
+        ),
+        (
+            "n",
+            'fields.source is "n" (a string), not a boolean; YAML 1.1 readers take n as a '
+            "boolean, but here it is text: write false",
+        ),
+        ("yess", 'fields.source is "yess" (a string), not a boolean'),
+        ("nO", 'fields.source is "nO" (a string), not a boolean'),
         (None, "fields.source is empty (null), not a boolean"),
     ],
 )

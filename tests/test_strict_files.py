@@ -236,7 +236,34 @@ cases:
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ['  invalid input: fields.title is "yes" (a string), not a boolean']
+        [
+            '  invalid input: fields.title is "yes" (a string), not a boolean; YAML 1.1 readers '
+            "take yes as a boolean, but here it is text: write true"
+        ]
+    )
+
+
+@pytest.mark.parametrize(("word", "meant"), [("on", "true"), ("n", "false"), ("Off", "false")])
+def test_a_yaml_1_1_boolean_in_expected_gets_the_fix(
+    pytester: pytest.Pytester, word: str, meant: str
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        c=f"""\
+evaluator: reason
+cases:
+  - id: word
+    input: {{fields: {{title: {meant}, source: true}}, pass: {meant}, reasons: [all-required-met]}}
+    expected: {{expectedPass: {word}, expectedReasons: [all-required-met], coherent: true}}
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f'*actual   {meant}  (expected is "{word}" (a string); YAML 1.1 readers take {word} '
+            f"as a boolean, but here it is text: write {meant})"
+        ]
     )
 
 

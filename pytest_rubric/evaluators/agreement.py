@@ -18,8 +18,9 @@ from operator import lt
 from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.nearest import nearest
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"
@@ -286,8 +287,19 @@ def _rows(ledger: object) -> list[object]:
             f"an agreement ledger must be a mapping with a 'rows' list, not {describe(ledger)}"
         )
     if "rows" not in ledger:
+        meant = [
+            name
+            for name in ledger
+            if isinstance(name, str) and name != "rows" and nearest(name, ("rows",)) == "rows"
+        ]
+        written = (
+            f" (the input has {escape_controls(repr(meant[0]))}; did you mean rows?)"
+            if meant
+            else ""
+        )
         raise RubricInputError(
-            "an agreement ledger needs a 'rows' list of {id, a, b} mappings; 'rows' is missing"
+            "an agreement ledger needs a 'rows' list of {id, a, b} mappings; 'rows' is "
+            f"missing{written}"
         )
     rows = ledger["rows"]
     if not isinstance(rows, list):

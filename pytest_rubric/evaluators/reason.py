@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
 from pytest_rubric.core.errors import RubricConfigError, RubricInputError
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.nearest import nearest
 from pytest_rubric.evaluators._common import (
     Evidence,
     describe,
@@ -169,7 +170,7 @@ def _problem(record: Mapping[str, object], required: Sequence[str]) -> str | Non
         if not is_bool(fields[name]):
             return not_boolean(f"fields.{name}", fields[name])
     if "pass" not in record:
-        return "pass is missing; it must be a boolean"
+        return f"pass is missing{_written_as('pass', record)}; it must be a boolean"
     if not is_bool(record["pass"]):
         return not_boolean("pass", record["pass"])
     reasons = record.get("reasons")
@@ -193,8 +194,22 @@ def _problem(record: Mapping[str, object], required: Sequence[str]) -> str | Non
 
 def _missing_or_wrong(key: str, record: Mapping[str, object], wanted: str) -> str:
     if key not in record:
-        return f"{key} is missing; it must be {wanted}"
+        return f"{key} is missing{_written_as(key, record)}; it must be {wanted}"
     return f"{key} is {describe(record[key])}, not {wanted}"
+
+
+#: The keys of a reason record.
+INPUT_KEYS = ("fields", "pass", "reasons")
+
+
+def _written_as(key: str, record: Mapping[str, object]) -> str:
+    """`` (the input has 'feilds'; did you mean fields?)`` when a key of ``record``
+    that is none of :data:`INPUT_KEYS` is nearest to the missing ``key``."""
+    unknown = [name for name in record if isinstance(name, str) and name not in INPUT_KEYS]
+    for name in unknown:
+        if nearest(name, INPUT_KEYS) == key:
+            return f" (the input has {escape_controls(repr(name))}; did you mean {key}?)"
+    return ""
 
 
 def declared_codes(required: Sequence[str]) -> tuple[str, ...]:

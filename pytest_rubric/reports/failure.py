@@ -53,6 +53,7 @@ def format_mismatch(outcome: CaseOutcome) -> str:
     for key, expected, actual in diffs:
         lines.append(f"  {escape_controls(key).ljust(width)}  expected {shown(expected)}")
         lines.append(f"  {' ' * width}  actual   {shown(actual)}{slip_hint(expected, actual)}")
+    lines.extend(f"  {hint}" for hint in outcome.hints)
     lines.extend(format_evidence(outcome.evidence))
     return "\n".join(lines)
 

@@ -61,6 +61,8 @@ class CaseOutcome:
     clean: bool = False
     #: ``actual``'s compact JSON text is the case's ``expected`` as packed: the same value.
     as_written: bool = False
+    #: For a mismatch: keys of ``expected`` that look misspelt, each with the one meant.
+    hints: tuple[str, ...] = ()
 
     def differing_keys(self) -> list[str]:
         if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere

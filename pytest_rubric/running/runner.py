@@ -32,6 +32,7 @@ from pytest_rubric.core.jsonvalues import (
     normalised,
     plain,
 )
+from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
@@ -99,6 +100,11 @@ def run_case(
             f"that could not be read:\n{evaluator_traceback(exc)}"
         )
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
+    hints: tuple[str, ...] = ()
+    if not matched:
+        hints = tuple(
+            misspelt_keys(case.expected, answer, evaluator.answer_schema, f"{name}'s answers")
+        )
     return CaseOutcome(
         case,
         path,
@@ -110,6 +116,7 @@ def run_case(
         review=review,
         clean=ask.call.clean,
         as_written=as_written,
+        hints=hints,
     )
 
 
