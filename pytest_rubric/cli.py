@@ -18,8 +18,9 @@ from pytest_rubric.core.files import path_problem, write_text_atomically
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.version import version
 from pytest_rubric.reports.htmlpage import review_page
-from pytest_rubric.reports.jsonreport import COUNT_NAMES, write_report
+from pytest_rubric.reports.jsonreport import write_report
 from pytest_rubric.reports.merge import MergeRefused, ShardReport, merge, parse
+from pytest_rubric.reports.summary import count_words
 
 USAGE_ERROR = 2
 
@@ -150,7 +151,7 @@ def _merge(output: str, names: list[str], prog: str) -> int:
     except ReportWriteError as exc:
         raise _Stop(str(exc)) from None
     summary = merged["summary"]
-    counts = ", ".join(f"{summary[key]} {key}" for key in COUNT_NAMES.values() if summary[key])
+    counts = count_words(summary)
     noun = "report" if len(reports) == 1 else "reports"
     print(
         f"{prog} merge: {len(reports)} {noun}, {summary['cases']} cases"

@@ -554,7 +554,7 @@ def test_data_never_reaches_the_terminal_raw(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(
         [
             "    bothPass 0, bothFail 0, aOnly 1, bOnly 1; agreement 0/2; disagreements: "
-            "A\\nagreement ledgers (1): forged, \\x1b[[]31mred\\x1b[[]0m"
+            '"A\\nagreement ledgers (1): forged", "\\u001b[[]31mred\\u001b[[]0m"'
         ]
     )
     result.stdout.no_fnmatch_line("agreement ledgers (1): forged*")

@@ -420,3 +420,57 @@ def test_the_merged_exit_status_is_the_worst_of_the_shards_that_ran_cases(
     statuses: list[int], combined: int
 ) -> None:
     assert combined_exit_status(statuses) == combined
+
+
+def test_shards_run_with_different_selections_are_told_to_use_the_same_arguments(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "example_project"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns(".pytest_cache", "__pycache__"))
+    for group, keyword in ((1, "seeds"), (2, "not seeds")):
+        shard = run_pytest(
+            project,
+            "-k",
+            keyword,
+            "--splits",
+            "2",
+            "--group",
+            str(group),
+            f"--rubric-report={tmp_path / f'k{group}.json'}",
+        )
+        assert shard.returncode in (0, 1), shard.stdout
+    done = rubric(
+        "merge", tmp_path / "k1.json", tmp_path / "k2.json", "-o", tmp_path / "m.json", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    message = done.stderr.strip()
+    assert "\n" not in message
+    assert message.startswith(
+        "python -m pytest_rubric: error: merge refused: the shards selected different cases "
+        "from the suite of 30 they each collected ("
+    )
+    assert "k1.json selected " in message
+    assert "k2.json selected " in message
+    assert message.endswith(
+        "groups 1 to 2 of 2, as they should be): run every shard with the same arguments apart "
+        "from its shard options (the same -k, -m, --deselect and paths)"
+    )
+
+
+def test_the_merge_line_counts_in_plain_words(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "c.rubric.yaml").write_text(
+        "evaluator: reason\ncases:\n"
+        "  - id: broken\n    input: {}\n    expected: {status: ok}\n"
+        "  - id: also-broken\n    input: {}\n    expected: {status: ok}\n"
+    )
+    (project / "d.rubric.yaml").write_text(
+        "evaluator: reason\ncases:\n  - id: no-expected\n    input: {}\n"
+    )
+    ran = run_pytest(project, f"--rubric-report={tmp_path / 'r.json'}")
+    assert ran.returncode == 1, ran.stdout
+    done = rubric("merge", tmp_path / "r.json", "-o", tmp_path / "m.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "(2 mismatched, 1 case error)" in done.stdout
+    assert "caseErrors" not in done.stdout

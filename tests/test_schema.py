@@ -615,3 +615,19 @@ def test_an_answer_schema_json_cannot_hold_is_a_registration_problem_naming_the_
     )
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     assert not (pytester.path / "schema.json").exists()
+
+
+@pytest.mark.parametrize("case_id", ["3", "true", "1.5"])
+def test_a_case_id_that_is_not_text_gets_one_error_saying_it_must_be_text(case_id: str) -> None:
+    document = read_case_file(
+        f"evaluator: reason\ncases:\n  - id: {case_id}\n    input: {{}}\n"
+        "    expected: {status: invalid-reason-input}\n"
+    )
+    for schema in (shipped(), BUILTIN_SCHEMA):
+        # One error, of type: no "matches a schema that is not allowed" from the id's rules
+        # for text, which editors show when a rule meant for text meets a number.
+        found = problems(schema, document)
+        assert len(found) == 1, found
+        assert "is not of type 'string'" in found[0]
+    message = shipped()["$defs"]["case"]["properties"]["id"]["errorMessage"]
+    assert message.startswith("The case id must be text")

@@ -102,17 +102,16 @@ REASON = Evaluator(
 
 
 def ledger_line(answer: JSON) -> str | None:
-    """A ledger's line in the rubric summary: matrix, agreement/total, disagreement IDs."""
+    """A ledger's line in the rubric summary: matrix, agreement/total, disagreement IDs
+    (quoted, as JSON writes them)."""
     matrix = answer.get("matrix") if isinstance(answer, Mapping) else None
     if not isinstance(answer, Mapping) or not isinstance(matrix, Mapping):
         return None  # an error answer: its case's outcome says enough
     cells = ", ".join(f"{escape_controls(str(key))} {show(value)}" for key, value in matrix.items())
     ids = answer.get("disagreements")
     ids = ids if isinstance(ids, list) else []
-    shown = ", ".join(
-        escape_controls(case_id) if isinstance(case_id, str) else show(case_id)
-        for case_id in ids[:MAX_IDS]
-    )
+    # As JSON: an ID looks like an ID ("4"), not like a count (4).
+    shown = ", ".join(show(case_id) for case_id in ids[:MAX_IDS])
     if len(ids) > MAX_IDS:
         shown += f", and {len(ids) - MAX_IDS} more"
     return (

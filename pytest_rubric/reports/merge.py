@@ -126,7 +126,7 @@ def merge(reports: Sequence[ShardReport], version: str) -> dict[str, Any]:
             else:
                 seen[nodeid] = report.name
     if twice:
-        raise MergeRefused(_duplicated(twice))
+        raise MergeRefused(_selected_differently(reports) or _duplicated(twice))
     collected = first.suite["nodeids"]
     strangers = sorted(seen.keys() - set(collected))
     if strangers:
@@ -136,7 +136,7 @@ def merge(reports: Sequence[ShardReport], version: str) -> dict[str, Any]:
         )
     missing = [nodeid for nodeid in collected if nodeid not in seen]
     if missing:
-        raise MergeRefused(_incomplete(reports, missing))
+        raise MergeRefused(_selected_differently(reports) or _incomplete(reports, missing))
     suite: SuiteRecord = {**first.suite, "selected": len(collected)}
     return document(
         (case for report in reports for case in report.cases),
@@ -169,6 +169,33 @@ def _different_suites(first: ShardReport, other: ShardReport) -> str:
         f"{_shown(first.name)} and {_shown(other.name)} collected different suites "
         f"({len(mine)} and {len(theirs)} cases; {'; '.join(differences)}): run every shard "
         "of one suite with the same arguments apart from the shard options"
+    )
+
+
+def _selected_differently(reports: Sequence[ShardReport]) -> str | None:
+    """Why shards that are each one group of one split (every group once) still report a
+    case twice or miss one: they selected their cases with different arguments
+    (``-k``, ``-m``, ``--deselect``, paths); ``None`` when the groups do not say so."""
+    shards = [report.data["shard"] for report in reports]
+    if len(reports) < 2 or any(shard is None for shard in shards):
+        return None
+    splits = {(shard["plugin"], shard["splits"]) for shard in shards}
+    groups = sorted(shard["group"] for shard in shards)
+    if (
+        len(splits) != 1
+        or groups != list(range(1, len(reports) + 1))
+        or (groups[-1] != next(iter(splits))[1])
+    ):
+        return None
+    total = len(reports[0].suite["nodeids"])
+    counts = ", ".join(
+        f"{_shown(report.name)} selected {report.suite['selected']}" for report in reports
+    )
+    return (
+        f"the shards selected different cases from the suite of {total} they each collected "
+        f"({counts}; groups 1 to {len(reports)} of {len(reports)}, as they should be): run "
+        "every shard with the same arguments apart from its shard options (the same -k, -m, "
+        "--deselect and paths)"
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.reports.records import CaseRecord, Payload, counts, in_file_order
@@ -16,6 +16,25 @@ _RARE = (("skipped", "skipped"), ("xfailed", "xfailed"), ("xpassed", "xpassed"))
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+#: A report's outcome counts (its ``summary`` keys) in plain words, singular and plural.
+COUNT_WORDS = {
+    "matched": ("matched", "matched"),
+    "mismatched": ("mismatched", "mismatched"),
+    "caseErrors": ("case error", "case errors"),
+    "skipped": ("skipped", "skipped"),
+    "xfailed": ("xfailed", "xfailed"),
+    "xpassed": ("xpassed", "xpassed"),
+}
+
+
+def count_words(summary: Mapping[str, int]) -> str:
+    """A report summary's outcome counts that are not zero, in plain words:
+    ``2 matched, 1 case error``."""
+    return ", ".join(
+        plural(summary[key], *words) for key, words in COUNT_WORDS.items() if summary.get(key)
+    )
 
 
 def count_line(name: str, row: dict[str, int]) -> str:
