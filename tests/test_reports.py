@@ -62,9 +62,9 @@ def test_the_summary_counts_each_evaluator_and_shows_each_ledger(pytester: pytes
             "reason: 2 cases, 1 matched, 0 mismatched, 1 case error",
             "agreement ledgers (2):",
             "  ledgers.rubric.yaml::ledger-ok",
-            "    bothPass 1, bothFail 0, aOnly 1, bOnly 0; agreement 1/2; disagreements: A",
+            '    bothPass 1, bothFail 0, aOnly 1, bOnly 0; agreement 1/2; disagreements: "A"',
             "  ledgers.rubric.yaml::ledger-wrong [[]mismatched[]]",
-            "    bothPass 0, bothFail 0, aOnly 0, bOnly 1; agreement 0/1; disagreements: A",
+            '    bothPass 0, bothFail 0, aOnly 0, bOnly 1; agreement 0/1; disagreements: "A"',
             "write the full report with: pytest --rubric-report=rubric-report.json",
             "*= short test summary info =*",
         ],
@@ -89,7 +89,7 @@ def test_the_summary_bounds_long_lists(pytester: pytest.Pytester) -> None:
             "agreement ledgers (12):",
             "  big.rubric.yaml::big-0",
             "    bothPass 0, bothFail 0, aOnly 13, bOnly 0; agreement 0/13; "
-            "disagreements: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, and 3 more",
+            'disagreements: "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", and 3 more',
         ],
         consecutive=True,
     )
