@@ -131,3 +131,67 @@ def test_a_misspelt_input_key_of_agreement_names_the_key_meant(pytester: pytest.
     )
     result = pytester.runpytest()
     result.stdout.fnmatch_lines(["*'rows' is missing (the input has 'rowz'; did you mean rows?)*"])
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("week.rubrics.yaml", "week.rubric.yaml"),
+        ("x.rubric.yaml.yaml", "x.rubric.yaml"),
+        ("X.Rubric.yaml", "X.rubric.yaml"),
+        ("week_rubric.yml", "week.rubric.yml"),
+    ],
+)
+def test_a_file_named_one_slip_away_is_warned_of(
+    pytester: pytest.Pytester, name: str, meant: str
+) -> None:
+    (pytester.path / name).write_text("evaluator: reason\ncases: []\n")
+    # Shown, not raised: this suite's own settings make warnings errors.
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(
+        [
+            f"*{name}:1: RubricNameWarning: {name} is not collected: case files are named "
+            f"[*].rubric.yaml or [*].rubric.yml; rename it to {meant} to collect its cases"
+        ]
+    )
+
+
+WARNING = "pytest_rubric.plugin.RubricNameWarning"
+
+
+def test_a_near_miss_is_a_collection_error_where_warnings_are_errors(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.rubrics.yaml").write_text("evaluator: reason\ncases: []\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"error::{WARNING}")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*RubricNameWarning: week.rubrics.yaml is not collected*"])
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+
+
+def test_case_files_and_other_files_are_not_warned_of(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", good="evaluator: reason\ncases: []\n")
+    pytester.makefile(".rubric.yaml.bak", old="evaluator: reason\ncases: []\n")
+    pytester.makefile(".yaml", rubric="evaluator: reason\ncases: []\n")
+    pytester.makepyfile(test_rubric="def test_x():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
+    result.assert_outcomes(passed=1)
+    result.stdout.no_fnmatch_line("*RubricNameWarning*")
+
+
+def test_a_tab_used_for_indentation_is_named_with_where_and_the_fix(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml", t="evaluator: reason\ncases:\n  - id: a\n    input:\n\t  fields: {}\n"
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(
+        [
+            "t.rubric.yaml:5:1: a tab indents this line: case files take no tabs outside quotes, "
+            "for indentation or between tokens; indent with spaces, and write spaces in place "
+            "of the tab"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*cannot start any token*")

@@ -13,12 +13,14 @@ test modules imports none of them).
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_rubric.casefiles.suffixes import is_case_file
+from pytest_rubric.casefiles.suffixes import is_case_file, near_miss
+from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
     html_path,
@@ -185,4 +187,20 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile
 
         watch_cases(parent.config)
         return RubricFile.from_parent(parent, path=file_path)
+    meant = near_miss(file_path.name)
+    if meant is not None:
+        warnings.warn_explicit(
+            RubricNameWarning(
+                f"{escape_controls(file_path.name)} is not collected: case files are named "
+                f"*.rubric.yaml or *.rubric.yml; rename it to {escape_controls(meant)} to "
+                "collect its cases"
+            ),
+            RubricNameWarning,
+            os.fspath(file_path),
+            1,
+        )
     return None
+
+
+class RubricNameWarning(pytest.PytestWarning):
+    """A file named one slip away from a case file's name, which is not collected."""
