@@ -196,3 +196,91 @@ def test_ten_thousand_disagreements_open_a_page_at_a_time(browser: Any, tmp_path
 
 def test_the_packaged_browser_is_used_never_a_downloaded_one() -> None:
     assert shutil.which("chromedriver") in (None, str(CHROMEDRIVER))
+
+
+def _ten_ledgers_and_two_problems(pytester: pytest.Pytester) -> dict[str, Any]:
+    """A real run's report: ten ledgers (two of them with disagreements), a mismatch
+    and a case error."""
+    lines = ["evaluator: agreement", "cases:"]
+    for n in range(10):
+        b = "false" if n in (6, 8) else "true"
+        lines += [
+            f"  - id: week-{n}",
+            f"    input: {{rows: [{{id: a{n}, a: true, b: true}}, {{id: b{n}, a: true, b: {b}}}]}}",
+        ]
+        agreement, disagreements = (1, f"[b{n}]") if b == "false" else (2, "[]")
+        a_only = 1 if b == "false" else 0
+        lines.append(
+            f"    expected: {{matrix: {{bothPass: {2 - a_only}, bothFail: 0, aOnly: {a_only}, "
+            f"bOnly: 0}}, agreement: {agreement}, total: 2, disagreements: {disagreements}}}"
+        )
+    lines += [
+        "  - id: wrong-total",
+        "    input: {rows: [{id: x, a: true, b: true}]}",
+        "    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1, "
+        "total: 2, disagreements: []}",
+        "  - id: no-rows",
+        "    input: {}",
+        "    expected: {error: review-label}",
+    ]
+    pytester.makefile(".rubric.yaml", ledgers="\n".join(lines) + "\n")
+    report = pytester.path / "report.json"
+    result = pytester.runpytest("-p", "no:randomly", f"--rubric-report={report}")
+    result.assert_outcomes(passed=10, failed=2)
+    loaded: dict[str, Any] = __import__("json").loads(report.read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_the_page_leads_with_what_needs_a_look(
+    browser: Any, tmp_path: Path, pytester: pytest.Pytester
+) -> None:
+    _open(browser, tmp_path, _ten_ledgers_and_two_problems(pytester))
+    headings = browser.find_elements(By.TAG_NAME, "h2")
+    assert [h.get_attribute("id") for h in headings] == [
+        "problems",
+        "disagreeing",
+        "agreeing",
+        "others",
+    ]
+    assert [h.text for h in headings][:3] == [
+        "Mismatches and case errors (2)",
+        "Agreement ledgers with disagreements (2)",
+        "Agreement ledgers in agreement (9)",  # the mismatching ledger too
+    ]
+    tops = [h.location["y"] for h in headings]
+    assert tops == sorted(tops)
+    # The mismatches are on the first screen, not below every matched ledger.
+    assert tops[0] < 900
+    sections = browser.find_elements(By.CSS_SELECTOR, "section")
+    titles = [section.find_element(By.TAG_NAME, "h3").text.split()[0] for section in sections]
+    assert titles[:4] == ["wrong-total", "no-rows", "week-6", "week-8"]
+    agreeing = [f"week-{n}" for n in range(10) if n not in (6, 8)]
+    assert sorted(titles[4:]) == sorted([*agreeing, "wrong-total"])
+
+
+def test_the_header_counts_in_plain_words_and_links_to_each_section(
+    browser: Any, tmp_path: Path, pytester: pytest.Pytester
+) -> None:
+    _open(browser, tmp_path, _ten_ledgers_and_two_problems(pytester))
+    overview = browser.find_element(By.ID, "overview")
+    assert "caseErrors" not in overview.text
+    links = overview.find_elements(By.CSS_SELECTOR, "a.jump")
+    assert [(link.text, link.get_attribute("hash")) for link in links] == [
+        ("1 mismatched", "#problems"),
+        ("1 case error", "#problems"),
+        ("2 ledgers with disagreements", "#disagreeing"),
+        ("9 ledgers in agreement", "#agreeing"),
+        ("10 matched", "#others"),
+    ]
+    for link in links[2:]:
+        target = link.get_attribute("hash")[1:]
+        browser.execute_script("window.scrollTo(0, 0);")
+        link.click()
+        WebDriverWait(browser, 10).until(
+            lambda driver, target=target: driver.execute_script(
+                "return location.hash === '#' + arguments[0] && "
+                "Math.abs(document.getElementById(arguments[0]).getBoundingClientRect().top) < 5 "
+                "|| window.innerHeight + window.scrollY >= document.body.scrollHeight - 2;",
+                target,
+            )
+        )

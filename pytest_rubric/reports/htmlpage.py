@@ -149,7 +149,7 @@ table.matrix td.disagree { color: #a3330f; }
 </head>
 <body>
 <h1>pytest-rubric review</h1>
-<p id="overview" class="muted"></p>
+<nav id="overview" class="muted"></nav>
 <main id="page"><noscript>This page needs JavaScript to show its data.</noscript></main>
 <script type="application/json" id="rubric-data">__DATA__</script>
 <script>
@@ -211,15 +211,35 @@ table.matrix td.disagree { color: #a3330f; }
     return record.file + ":" + record.line;
   }
 
+  // A ledger needs a look when its graders disagree, on rows listed or only counted.
+  function disagrees(ledger) {
+    const matrix = ledger.matrix || {};
+    return (matrix.aOnly || 0) + (matrix.bOnly || 0) > 0 || ledger.rows.length > 0;
+  }
+  const disagreeing = data.ledgers.filter(disagrees);
+  const agreeing = data.ledgers.filter((ledger) => !disagrees(ledger));
+
+  // What needs a look first, in plain words, each a link to its section.
   function overview() {
     const summary = data.summary || {};
-    const parts = [plural(summary.cases || 0, "case")];
-    for (const key of ["matched", "mismatched", "caseErrors", "skipped", "xfailed", "xpassed"]) {
-      if (summary[key]) parts.push(summary[key] + " " + key);
+    const parts = [];
+    function link(text, target) {
+      parts.push(el("a", {href: "#" + target, class: "jump", text: text}));
     }
-    parts.push(plural(data.ledgers.length, "agreement ledger"));
-    parts.push("pytest-rubric " + data.pytestRubric);
-    document.getElementById("overview").textContent = parts.join(" \\u00b7 ");
+    function ledgers(count) {
+      return count + (count === 1 ? " ledger" : " ledgers");
+    }
+    if (summary.mismatched) link(summary.mismatched + " mismatched", "problems");
+    if (summary.caseErrors) link(plural(summary.caseErrors, "case error"), "problems");
+    if (disagreeing.length) link(ledgers(disagreeing.length) + " with disagreements", "disagreeing");
+    if (agreeing.length) link(ledgers(agreeing.length) + " in agreement", "agreeing");
+    for (const key of ["matched", "skipped", "xfailed", "xpassed"]) {
+      if (summary[key]) link(summary[key] + " " + key, "others");
+    }
+    const all = [plural(summary.cases || 0, "case") + ":"];
+    parts.forEach((part, index) => all.push(index ? " \\u00b7 " : " ", part));
+    all.push(" \\u00b7 pytest-rubric " + data.pytestRubric);
+    document.getElementById("overview").replaceChildren(...all);
   }
 
   function ledgerSection(ledger, number) {
@@ -349,13 +369,19 @@ table.matrix td.disagree { color: #a3330f; }
 
   overview();
   page.replaceChildren();
-  page.append(el("h2", {text: "Agreement ledgers (" + data.ledgers.length + ")"}));
-  if (!data.ledgers.length) page.append(el("p", {class: "muted", text: "No ledger with rows to review in this report."}));
-  data.ledgers.forEach((ledger, number) => page.append(ledgerSection(ledger, number)));
-  page.append(el("h2", {text: "Mismatches and case errors (" + data.problems.length + ")"}));
+  // What needs a look first: mismatches and case errors, then the ledgers whose graders
+  // disagree, then the rest.
+  page.append(el("h2", {id: "problems", text: "Mismatches and case errors (" + data.problems.length + ")"}));
   if (!data.problems.length) page.append(el("p", {class: "muted", text: "None."}));
   for (const problem of data.problems) page.append(problemSection(problem));
-  page.append(el("h2", {text: "Passed and other cases"}));
+  const numbers = new Map(data.ledgers.map((ledger, number) => [ledger, number]));
+  page.append(el("h2", {id: "disagreeing", text: "Agreement ledgers with disagreements (" + disagreeing.length + ")"}));
+  if (!disagreeing.length) page.append(el("p", {class: "muted", text: "None: in every ledger the graders agree."}));
+  for (const ledger of disagreeing) page.append(ledgerSection(ledger, numbers.get(ledger)));
+  page.append(el("h2", {id: "agreeing", text: "Agreement ledgers in agreement (" + agreeing.length + ")"}));
+  if (!agreeing.length) page.append(el("p", {class: "muted", text: data.ledgers.length ? "None." : "No agreement ledger in this report."}));
+  for (const ledger of agreeing) page.append(ledgerSection(ledger, numbers.get(ledger)));
+  page.append(el("h2", {id: "others", text: "Passed and other cases"}));
   const passed = caseList(data.passed, "passed case");
   passed.id = "passed";
   page.append(passed);
