@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_rubric.casefiles.suffixes import is_case_file, near_miss
-from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
     html_path,
@@ -189,6 +188,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile
         return RubricFile.from_parent(parent, path=file_path)
     meant = near_miss(file_path.name)
     if meant is not None:
+        from pytest_rubric.core.jsonvalues import escape_controls
+
         warnings.warn_explicit(
             RubricNameWarning(
                 f"{escape_controls(file_path.name)} is not collected: case files are named "
