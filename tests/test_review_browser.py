@@ -272,15 +272,17 @@ def test_the_header_counts_in_plain_words_and_links_to_each_section(
         ("9 ledgers in agreement", "#agreeing"),
         ("10 matched", "#others"),
     ]
+    arrived = (
+        "return location.hash === '#' + arguments[0] && ("
+        "Math.abs(document.getElementById(arguments[0]).getBoundingClientRect().top) < 5 "
+        "|| window.innerHeight + window.scrollY >= document.body.scrollHeight - 2);"
+    )
     for link in links[2:]:
-        target = link.get_attribute("hash")[1:]
+        target: str = link.get_attribute("hash")[1:]
         browser.execute_script("window.scrollTo(0, 0);")
         link.click()
-        WebDriverWait(browser, 10).until(
-            lambda driver, target=target: driver.execute_script(
-                "return location.hash === '#' + arguments[0] && "
-                "Math.abs(document.getElementById(arguments[0]).getBoundingClientRect().top) < 5 "
-                "|| window.innerHeight + window.scrollY >= document.body.scrollHeight - 2;",
-                target,
-            )
-        )
+
+        def there(driver: Any, target: str = target) -> bool:
+            return bool(driver.execute_script(arrived, target))
+
+        WebDriverWait(browser, 10).until(there)

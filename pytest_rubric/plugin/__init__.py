@@ -38,6 +38,15 @@ if TYPE_CHECKING:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rubric", "rubric case files (pytest-rubric)")
     group.addoption(
+        "--rubric-check",
+        action="store_true",
+        dest="rubric_check",
+        default=False,
+        help="load every case file (of the PATHS given, or the whole project) strictly and "
+        "report each problem as path:line:col, without running a case; exit 1 on problems "
+        "(for pre-commit and editors)",
+    )
+    group.addoption(
         "--rubric-evaluators",
         action="store_true",
         dest="rubric_evaluators",
@@ -122,6 +131,13 @@ def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
         from _pytest.main import wrap_session
 
         return wrap_session(config, _write_schema)
+    if config.option.rubric_check:
+        from _pytest.main import wrap_session
+
+        from pytest_rubric.plugin.check import prepare, run_check
+
+        prepare(config)
+        return wrap_session(config, run_check)
     return None
 
 

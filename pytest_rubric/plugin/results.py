@@ -387,6 +387,7 @@ def _runs_nothing(options: Any) -> bool:
     return bool(
         options.collectonly
         or options.rubric_evaluators
+        or getattr(options, "rubric_check", False)
         or options.rubric_schema is not None
         or getattr(options, "showfixtures", False)
         or getattr(options, "show_fixtures_per_test", False)

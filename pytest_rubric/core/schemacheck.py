@@ -1,0 +1,109 @@
+"""An expected answer checked against its evaluator's answer schema, without running it.
+
+``--rubric-check`` uses this to catch an answer that cannot be right whatever the
+evaluator says: a key the schema does not allow (with the key meant, when one is
+near), a required key missing, a value of the wrong type or outside its ``enum`` or
+``const``. It reads the part of JSON Schema that answer schemas use: ``type``,
+``enum``, ``const``, ``properties``, ``required``, ``additionalProperties``,
+``items``, ``uniqueItems``, ``minimum``, ``oneOf``, ``anyOf`` and ``allOf``; any other
+keyword is left to real validators (editors, ``--rubric-schema``'s consumers).
+Types are JSON's: ``true`` is not an integer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.nearest import nearest
+
+_WORDS = {
+    "null": "null",
+    "boolean": "a boolean",
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+}
+_TYPES = {
+    "null": lambda v: v is None,
+    "boolean": lambda v: type(v) is bool,
+    "integer": lambda v: type(v) is int or (type(v) is float and v.is_integer()),
+    "number": lambda v: type(v) in (int, float),
+    "string": lambda v: isinstance(v, str),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+def answer_problems(expected: JSON, schema: Mapping[str, JSON], whose: str) -> list[str]:
+    """Why ``expected`` cannot be an answer ``schema`` allows (empty: it can be one);
+    ``whose`` names the answers in messages (``reason's answers``)."""
+    return _check(expected, dict(schema), "expected", whose)
+
+
+def _check(value: JSON, schema: JSON, path: str, whose: str) -> list[str]:
+    if not isinstance(schema, dict):
+        return [] if schema is not False else [f"{path} is not allowed here"]
+    found: list[str] = []
+    for key in ("oneOf", "anyOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            results: list[list[str]] = [_check(value, b, path, whose) for b in branches]
+            if all(results):  # no branch fits: say what is wrong for the nearest one
+                nearest_fit: list[str] = min(results, key=len)
+                found.extend(nearest_fit)
+    every = schema.get("allOf")
+    for branch in every if isinstance(every, list) else []:
+        found.extend(_check(value, branch, path, whose))
+    wanted = schema.get("type")
+    listed = wanted if isinstance(wanted, list) else [wanted]
+    kinds = [kind for kind in listed if isinstance(kind, str)]
+    if kinds and not any(_TYPES.get(kind, lambda v: True)(value) for kind in kinds):
+        words = " or ".join(_WORDS.get(kind, str(kind)) for kind in kinds)
+        return [*found, f"{path} is {describe(value)}, not {words}"]
+    if "const" in schema and not json_equal(value, schema["const"]):
+        found.append(f"{path} is {describe(value)}, not {describe(schema['const'])}")
+    enum = schema.get("enum")
+    if isinstance(enum, list) and not any(json_equal(value, item) for item in enum):
+        allowed = ", ".join(escape_controls(str(item)) for item in enum)
+        found.append(f"{path} is {describe(value)}, not one of {allowed}")
+    minimum = schema.get("minimum")
+    if _TYPES["number"](value) and _TYPES["number"](minimum) and value < minimum:  # type: ignore[operator]
+        found.append(f"{path} is {describe(value)}, below its minimum {minimum}")
+    if isinstance(value, dict):
+        found.extend(_object(value, schema, path, whose))
+    elif isinstance(value, list):
+        items = schema.get("items")
+        for index, item in enumerate(value):
+            found.extend(_check(item, items, f"{path}[{index}]", whose))
+        if schema.get("uniqueItems") is True:
+            for index, item in enumerate(value):
+                if any(json_equal(item, other) for other in value[:index]):
+                    found.append(f"{path}[{index}] repeats {describe(item)}")
+                    break
+    return found
+
+
+def _object(value: dict[str, JSON], schema: dict[str, JSON], path: str, whose: str) -> list[str]:
+    found: list[str] = []
+    declared = schema.get("properties")
+    properties = declared if isinstance(declared, dict) else {}
+    extra = schema.get("additionalProperties", True)
+    for key, item in value.items():
+        where = f"{path}.{escape_controls(key)}"
+        if key in properties:
+            found.extend(_check(item, properties[key], where, whose))
+        elif extra is False:
+            meant = nearest(key, set(properties) - set(value))
+            hint = f"; did you mean {meant!r}?" if meant else ""
+            found.append(f"{where} is not a key of {whose}{hint}")
+        else:
+            found.extend(_check(item, extra, where, whose))
+    required = schema.get("required")
+    for name in required if isinstance(required, list) else []:
+        if isinstance(name, str) and name not in value:
+            found.append(f"{path} has no {escape_controls(name)}, which {whose} always have")
+    return found

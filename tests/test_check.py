@@ -1,0 +1,133 @@
+"""``--rubric-check``: case files loaded strictly, problems reported, nothing run."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+
+GOOD = """\
+evaluator: reason
+cases:
+  - id: ok
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+"""
+SLIPS = """\
+evaluator: reason
+cases:
+  - id: misspelt-answer
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReason: [all-required-met], coherent: true}
+  - id: misspelt-key
+    inptu: {}
+    expected: {status: invalid-reason-input}
+"""
+UNKNOWN = "evaluator: reasn\ncases: []\n"
+# Importing this module fails the run: a check must not import test modules.
+TEST_MODULE = "raise SystemExit('a test module was imported')\n"
+
+
+def test_every_problem_is_reported_at_its_place_and_the_check_fails(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", good=GOOD, slips=SLIPS, unknown=UNKNOWN)
+    pytester.makepyfile(test_other=TEST_MODULE)
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "slips.rubric.yaml:3:5: case 'misspelt-answer': expected.expectedReason is not a key "
+            "of reason's answers; did you mean 'expectedReasons'?",
+            "slips.rubric.yaml:3:5: case 'misspelt-answer': expected has no expectedReasons, "
+            "which reason's answers always have",
+            "slips.rubric.yaml:6:5: the case has no 'input'; *",
+            "slips.rubric.yaml:7:5: 'inptu' is not a case key; did you mean 'input'?",
+            "unknown.rubric.yaml:1:12: unknown evaluator 'reasn'; did you mean 'reason'? *",
+            "rubric check: 3 case files, 3 cases: 5 problems",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*a test module was imported*")
+    result.stdout.no_fnmatch_line("*passed*")
+
+
+def test_clean_case_files_pass_the_check(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", good=GOOD)
+    wrong = pytester.makefile(
+        ".rubric.yml", wrong=GOOD.replace("coherent: true", "coherent: false")
+    )
+    # A wrong answer is not a problem of the file: only running the case can tell.
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider", "-n", "2")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["rubric check: 2 case files, 2 cases: no problems"])
+    assert wrong.exists()
+
+
+def test_conftest_evaluators_are_known_to_the_check(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+from pytest_rubric import Evaluator, hookimpl
+
+SCHEMA = {"type": "object", "required": ["verdict"], "additionalProperties": False,
+          "properties": {"verdict": {"enum": ["ok", "bad"]}}}
+
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator("scorer", "scores", evaluate=lambda i: {"verdict": "ok"}, answer_schema=SCHEMA)]
+"""
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        s="evaluator: scorer\ncases:\n  - id: a\n    input: {}\n    expected: {verdict: fine}\n",
+    )
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "s.rubric.yaml:3:5: case 'a': expected.verdict is \"fine\" (a string), not one of ok, "
+            "bad",
+            "rubric check: 1 case file, 1 case: 1 problem",
+        ]
+    )
+
+
+def _hook() -> dict[str, object]:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = hooks
+    assert isinstance(hook, dict)
+    return hook
+
+
+def test_the_pre_commit_hook_follows_the_convention() -> None:
+    hook = _hook()
+    assert hook["id"] == "rubric-check"
+    assert hook["files"] == r"\.rubric\.ya?ml$"
+    assert hook["pass_filenames"] is True
+    assert hook["language"] == "python"
+
+
+def test_the_pre_commit_hook_runs_as_pre_commit_runs_it(tmp_path: Path) -> None:
+    # pre-commit runs the entry with the staged files that match 'files' as arguments.
+    hook = _hook()
+    (tmp_path / "good.rubric.yaml").write_text(GOOD)
+    (tmp_path / "slips.rubric.yaml").write_text(SLIPS)
+    (tmp_path / "test_other.py").write_text(TEST_MODULE)
+    entry = shlex.split(str(hook["entry"]))
+    assert entry[0] == "pytest"
+    command = [sys.executable, "-m", *entry, "good.rubric.yaml", "slips.rubric.yaml"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stdout
+    assert "slips.rubric.yaml:7:5: 'inptu' is not a case key; did you mean 'input'?" in done.stdout
+    assert "rubric check: 2 case files, 3 cases: 4 problems" in done.stdout
+    clean = subprocess.run(
+        [*command[:-1]], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert clean.returncode == 0, clean.stdout
+    assert "rubric check: 1 case file, 1 case: no problems" in clean.stdout
