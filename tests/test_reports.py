@@ -448,3 +448,37 @@ def test_a_run_that_runs_no_case_by_how_it_was_asked_leaves_the_report_and_page_
     pytester.runpytest_subprocess("--rubric-report=report.json", "--rubric-html=page.html", *args)
     assert (pytester.path / "report.json").read_text() == '{"kept": true}'
     assert (pytester.path / "page.html").read_text() == "<p>kept</p>"
+
+
+@pytest.mark.parametrize(
+    "args", [(), ("-n", "2", "--rubric-report=r.json")], ids=["serial", "xdist-report"]
+)
+def test_the_summary_says_why_each_case_was_skipped_or_xfailed(
+    pytester: pytest.Pytester, args: tuple[str, ...]
+) -> None:
+    met = "{fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}"
+    answer = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
+    pytester.makefile(
+        ".rubric.yaml",
+        c=f"""\
+evaluator: reason
+cases:
+  - id: parked
+    skip: the export is being re-labelled
+    input: {met}
+    expected: {answer}
+  - id: known-wrong
+    xfail: the rubric change is under review
+    input: {met}
+    expected: {{expectedPass: false, expectedReasons: [all-required-met], coherent: true}}
+""",
+    )
+    result = pytester.runpytest("-p", "no:randomly", *args)
+    result.assert_outcomes(skipped=1, xfailed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "skipped and xfailed cases (2):",
+            "  c.rubric.yaml::parked [[]skipped]: the export is being re-labelled",
+            "  c.rubric.yaml::known-wrong [[]xfailed]: the rubric change is under review",
+        ]
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pytest_rubric.core.jsonvalues import escape_controls
-from pytest_rubric.reports.records import CaseRecord, Payload, counts, in_file_order
+from pytest_rubric.reports.records import CaseRecord, Payload, counts, in_file_order, unsealed
 
 #: How many answer lines per title the summary shows.
 MAX_LINES = 10
@@ -55,11 +55,35 @@ def summary_lines(
         total = {key: sum(row[key] for row in table.values()) for key in next(iter(table.values()))}
         return [count_line("rubric", total)]
     lines = [count_line(name, row) for name, row in table.items()]
+    lines.extend(_parked_lines(records))
     lines.extend(_answer_lines(payloads))
     if report_path is not None:
         lines.append(f"full report: {escape_controls(report_path)}")
     else:
         lines.append(f"write the full report with: pytest --rubric-report={DEFAULT_REPORT}")
+    return lines
+
+
+def _parked_lines(records: Sequence[CaseRecord]) -> list[str]:
+    """The skipped and xfailed cases, each with why (a run's summary says it; pytest's
+    own says it only with ``-rs``/``-rx``)."""
+    parked = [
+        record
+        for record in in_file_order(records)
+        if record["outcome"] in ("skipped", "xfailed", "xpassed")
+    ]
+    if not parked:
+        return []
+    lines = [f"skipped and xfailed cases ({len(parked)}):"]
+    for record in parked[:MAX_LINES]:
+        why = unsealed(record).get("reason") or ""  # a report's records are sealed
+        lines.append(
+            escape_controls(
+                f"  {record['nodeid']} [{record['outcome']}]" + (f": {why}" if why else "")
+            )
+        )
+    if len(parked) > MAX_LINES:
+        lines.append(f"  and {len(parked) - MAX_LINES} more")
     return lines
 
 
