@@ -113,6 +113,19 @@ cases:
     expect: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
 """,
     },
+    # "Checking case files": two slips that --rubric-check names.
+    "check": {
+        "reviews.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: misspelt-answer
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReason: [all-required-met], coherent: true}
+  - id: misspelt-key
+    inptu: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
+""",
+    },
 }
 
 
