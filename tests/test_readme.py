@@ -113,6 +113,19 @@ cases:
     expect: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
 """,
     },
+    # "Refusals are held back": a ledger exported with Python's csv module, and a good one.
+    "refusal": {
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-3
+    input_file: week-3.csv
+  - id: week-4
+    input_file: week-4.csv
+""",
+        "rubrics/week-3.csv": "id,a,b\nr1,True,True\nr2,True,False\n",
+        "rubrics/week-4.csv": "id,a,b\nr1,true,true\nr2,true,false\n",
+    },
     # "Checking case files": two slips that --rubric-check names.
     "check": {
         "reviews.rubric.yaml": """\
