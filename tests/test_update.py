@@ -25,11 +25,8 @@ from pytest_rubric.editing.yamltext import quoted, string
 ALL_MET = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
 
 
-@pytest.fixture(autouse=True)
-def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Our own CI sets CI=true: every run here starts outside CI unless a test says otherwise."""
-    for name in ("CI", *CI_VARIABLES):
-        monkeypatch.delenv(name, raising=False)
+#: Our own CI sets CI=true: every run here starts outside CI unless a test says otherwise.
+pytestmark = pytest.mark.usefixtures("not_in_ci")
 
 
 BLOCK = """\

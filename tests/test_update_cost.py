@@ -19,15 +19,12 @@ from pytest_rubric.casefiles import yamlstrict
 from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.editing import decisions, diffs, edits
-from pytest_rubric.editing.decisions import CI_VARIABLES
 
 CASES = 120
 
 
-@pytest.fixture(autouse=True)
-def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("CI", *CI_VARIABLES):
-        monkeypatch.delenv(name, raising=False)
+#: Our own CI sets CI=true: every run here starts outside CI unless a test says otherwise.
+pytestmark = pytest.mark.usefixtures("not_in_ci")
 
 
 def reason_cases(count: int) -> list[dict[str, Any]]:

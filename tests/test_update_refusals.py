@@ -8,13 +8,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pytest_rubric.editing.decisions import CI_VARIABLES
-
-
-@pytest.fixture(autouse=True)
-def not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("CI", *CI_VARIABLES):
-        monkeypatch.delenv(name, raising=False)
+#: Our own CI sets CI=true: every run here starts outside CI unless a test says otherwise.
+pytestmark = pytest.mark.usefixtures("not_in_ci")
 
 
 LEDGER_CASES = """\
