@@ -131,3 +131,49 @@ def test_the_pre_commit_hook_runs_as_pre_commit_runs_it(tmp_path: Path) -> None:
     )
     assert clean.returncode == 0, clean.stdout
     assert "rubric check: 1 case file, 1 case: no problems" in clean.stdout
+
+
+def test_a_test_module_named_on_the_command_line_is_not_imported(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", good=GOOD)
+    pytester.makepyfile(test_other=TEST_MODULE)
+    result = pytester.runpytest("--rubric-check", "test_other.py", "good.rubric.yaml")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["rubric check: 1 case file, 1 case: no problems"])
+    result.stdout.no_fnmatch_line("*a test module was imported*")
+    alone = pytester.runpytest("--rubric-check", "test_other.py")
+    assert alone.ret == 0
+    alone.stdout.fnmatch_lines(["rubric check: no case file among the 1 paths given: *"])
+
+
+def test_a_near_miss_name_is_a_problem_of_the_check(pytester: pytest.Pytester) -> None:
+    (pytester.path / "week.rubrics.yaml").write_text(GOOD)
+    (pytester.path / "dir.rubric.yaml").mkdir()
+    (pytester.path / "dir.rubric.yaml" / "inner.rubric.yaml").write_text(GOOD)
+    for args in ((), ("week.rubrics.yaml",)):
+        result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider", *args)
+        assert result.ret == 1
+        result.stdout.fnmatch_lines(
+            [
+                "week.rubrics.yaml:1:1: week.rubrics.yaml is not collected: case files are named "
+                "[*].rubric.yaml or [*].rubric.yml; rename it to week.rubric.yaml to collect its "
+                "cases",
+            ]
+        )
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    # The folder named like a case file is a folder: one case file, the one inside it.
+    result.stdout.fnmatch_lines(["rubric check: 1 case file, 1 case: 1 problem"])
+
+
+@pytest.mark.parametrize(
+    "other", ["--rubric-schema=s.json", "--rubric-evaluators", "--rubric-update=all"]
+)
+def test_the_check_runs_alone(pytester: pytest.Pytester, other: str) -> None:
+    pytester.makefile(".rubric.yaml", slips=SLIPS)
+    result = pytester.runpytest("--rubric-check", other)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: --rubric-check checks case files and runs nothing, so it takes no *"]
+    )
+    assert not (pytester.path / "s.json").exists()

@@ -139,7 +139,7 @@ def test_a_misspelt_input_key_of_agreement_names_the_key_meant(pytester: pytest.
         ("week.rubrics.yaml", "week.rubric.yaml"),
         ("x.rubric.yaml.yaml", "x.rubric.yaml"),
         ("X.Rubric.yaml", "X.rubric.yaml"),
-        ("week_rubric.yml", "week.rubric.yml"),
+        ("a.RUBRIC.YML", "a.rubric.yml"),
     ],
 )
 def test_a_file_named_one_slip_away_is_warned_of(
@@ -174,6 +174,10 @@ def test_case_files_and_other_files_are_not_warned_of(pytester: pytest.Pytester)
     pytester.makefile(".rubric.yaml", good="evaluator: reason\ncases: []\n")
     pytester.makefile(".rubric.yaml.bak", old="evaluator: reason\ncases: []\n")
     pytester.makefile(".yaml", rubric="evaluator: reason\ncases: []\n")
+    # Another tool's file as often as a slip: left alone.
+    (pytester.path / "scoring-rubric.yaml").write_text("k: v\n")
+    (pytester.path / "grading_rubric.yml").write_text("k: v\n")
+    (pytester.path / "dir.rubrics.yaml").mkdir()
     pytester.makepyfile(test_rubric="def test_x():\n    pass\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
     result.assert_outcomes(passed=1)

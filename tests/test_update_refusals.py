@@ -151,3 +151,42 @@ def rubric_evaluators():
     result = pytester.runpytest("--rubric-update=new", "-p", "no:randomly")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["s.rubric.yaml:3: none: score is missing", "1 held back: *"])
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_held_problem_is_shown_as_data_and_travels_to_the_controller(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    pytester.makeconftest(
+        """
+from pytest_rubric import Evaluator, Evidence, hookimpl
+
+PROBLEMS = {"surrogate": "bad \\\\ud800 here", "ansi": "one\\\\ntwo \\\\x1b[31mRED\\\\x1b[0m", "blank": "  "}
+
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator("weird", "d", evaluate=lambda i: {"ok": True},
+                      explain=lambda i: Evidence(problem=PROBLEMS[i["kind"]]))]
+"""
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        w="evaluator: weird\ncases:\n"
+        + "".join(
+            f"  - id: {kind}\n    input: {{kind: {kind}}}\n"
+            for kind in ("surrogate", "ansi", "blank")
+        ),
+    )
+    result = pytester.runpytest("--rubric-update=new", "-p", "no:randomly", *dist)
+    result.assert_outcomes(passed=1, failed=2)  # a blank problem names none: written
+    text = result.stdout.str()
+    assert "\x1b" not in text
+    assert "INTERNALERROR" not in text
+    result.stdout.fnmatch_lines(
+        [
+            "w.rubric.yaml:3: surrogate: bad \\ud800 here",
+            "w.rubric.yaml:5: ansi: one\\ntwo \\x1b[[]31mRED\\x1b[[]0m",
+            "2 held back: *",
+        ]
+    )

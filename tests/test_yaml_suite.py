@@ -154,6 +154,12 @@ def test_what_the_parser_reads_otherwise_is_refused_at_its_place(text: str, expe
         ),
         ("k: [-a, '-']\n", {"k": ["-a", "-"]}),
         ("k: >\n  \n  x\n", {"k": "\nx\n"}),
+        # A comment line may start anywhere, in a flow collection too (an editor's
+        # "comment out" puts '#' at the first column).
+        (
+            "cases: [\n  {id: a},\n# {id: b},\n  {id: c}\n  ]\n",
+            {"cases": [{"id": "a"}, {"id": "c"}]},
+        ),
     ],
 )
 def test_what_reads_the_same_in_yaml_1_2_still_loads(text: str, value: Any) -> None:
@@ -191,6 +197,7 @@ UNSUPPORTED = [
     ),
     ("odd-anchor", "k: &a: v\n", "*anchor &a: is refused: case files do not share values*"),
     ("block-on-marker", "--- >\nline1\n", "2:1: a value begun on the '---' line (line 1)*"),
+    ("question-value", "k: {id: ?b}\n", "1:9: '?b' in a flow collection is text in YAML 1.2*"),
 ]
 
 

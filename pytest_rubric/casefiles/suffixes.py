@@ -12,8 +12,9 @@ from pathlib import Path
 #: A case file's name ends in one of these.
 SUFFIXES = (".rubric.yaml", ".rubric.yml")
 #: A name one slip away from a case file's: another casing, ``rubrics``, a doubled
-#: suffix, ``_`` or ``-`` for the dot (group 1: the stem, group 2: ``yaml`` or ``yml``).
-_NEAR = re.compile(r"(.+?)[._-]rubrics?\.(ya?ml)(?:\.ya?ml)?", re.IGNORECASE)
+#: suffix (group 1: the stem, group 2: ``yaml`` or ``yml``). ``scoring-rubric.yaml``
+#: is another tool's file as often as a slip, so it is left alone.
+_NEAR = re.compile(r"(.+?)\.rubrics?\.(ya?ml)(?:\.ya?ml)?", re.IGNORECASE)
 
 
 def is_case_file(path: Path) -> bool:

@@ -53,6 +53,27 @@ def trailing_blank_line(text: str) -> str:
     return text + "\n"
 
 
+_OTHER_BREAKS = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
+
+
+def other_break(text: str) -> tuple[Position, str] | None:
+    """Where ``text`` holds a raw NEL, LS or PS, if it does: text in YAML 1.2, a line
+    break to YAML 1.1 readers (libyaml among them), which would read the file otherwise;
+    at a line and column as editors count them (LF, CRLF and CR break lines)."""
+    found = [text.find(char) for char in _OTHER_BREAKS]
+    at = min((index for index in found if index >= 0), default=-1)
+    if at < 0:
+        return None
+    char = text[at]
+    line = text.count("\n", 0, at) + text.count("\r", 0, at) - text.count("\r\n", 0, at) + 1
+    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    return (line, at - start + 1), (
+        f"a raw U+{ord(char):04X} ({_OTHER_BREAKS[char]}) is text in YAML 1.2 but a line break "
+        f"to older readers, so case files do not take it; write it as \\u{ord(char):04x} "
+        "inside double quotes"
+    )
+
+
 def needs_audit(text: str) -> bool:
     """Whether :func:`audit` can find anything in ``text`` (most texts: no).
 
@@ -192,17 +213,19 @@ def _comment_start(text: str, begin: int, spans: list[tuple[int, int]], starts: 
 
 
 def continuation_problem(
-    lines: list[str], first: int, last: int, block_column: int
+    lines: list[str], first: int, last: int, block_column: int, *, flow: bool = False
 ) -> tuple[Position, str] | None:
     """The first line of ``first + 1 .. last`` (1-based) indented too little, if any.
 
     A value that spans lines inside a block collection whose entries start at
     ``block_column`` continues on lines indented at least that many spaces; blank
-    lines do not count, and a tab is never indentation.
+    lines do not count, nor (in a flow collection, ``flow``) a line that holds only a
+    comment, which YAML 1.2 lets start anywhere; a tab is never indentation.
     """
     for number in range(first + 1, last + 1):
         line = lines[number - 1] if number <= len(lines) else ""
-        if not line.strip(" \t"):
+        stripped = line.strip(" \t")
+        if not stripped or (flow and stripped.startswith("#")):
             continue
         indent = len(line) - len(line.lstrip(" "))
         if indent >= block_column:
@@ -262,6 +285,7 @@ def refusal(text: str, line: int, col: int, what: str) -> str:
         or _directive(here, col, what)
         or _document_marker(lines, line, what)
         or _anchor(here, col)
+        or _question(here, col, char)
         or _colon(here, col, char)
     )
     if unsupported is not None:
@@ -326,6 +350,17 @@ def _anchor(here: str, col: int) -> str | None:
             f"values; write each value out in full"
         )
     return None
+
+
+def _question(here: str, col: int, char: str) -> str | None:
+    if char != "?" or not here[col : col + 1].strip():
+        return None
+    word = re.match(r"[^\s,\[\]{}]*", here[col - 1 :])
+    shown = word.group(0) if word else "?"
+    return (
+        f"{shown!r} in a flow collection is text in YAML 1.2, which older readers cannot "
+        f"read; quote it ('\"{shown}\"')"
+    )
 
 
 def _colon(here: str, col: int, char: str) -> str | None:

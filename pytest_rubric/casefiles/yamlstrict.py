@@ -168,6 +168,10 @@ def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Documen
     more than one document); collects everything else as :class:`Problem`.
     """
     text = yamlgaps.trailing_blank_line(text)
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        odd = yamlgaps.other_break(text)
+        if odd is not None:
+            raise StrictYAMLError(odd[0][0], odd[0][1], odd[1])
     builder = _Builder(ends, text)
     loader = None
     try:
@@ -417,7 +421,8 @@ class _Builder:
         if self._lines is None:
             self._lines = _BREAKS.split(self.text)
         first, last = event.start_mark.line + 1, event.end_mark.line + 1
-        found = yamlgaps.continuation_problem(self._lines, first, last, frame.start[1])
+        flow = isinstance(event, _Span)  # a flow collection: comment lines may start anywhere
+        found = yamlgaps.continuation_problem(self._lines, first, last, frame.start[1], flow=flow)
         if found is not None:
             self.problem(found[0], found[1])
 

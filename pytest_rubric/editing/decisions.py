@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from pytest_rubric.casefiles.loader import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.files import write_bytes_atomically
-from pytest_rubric.core.jsonvalues import plain
+from pytest_rubric.core.jsonvalues import escape_controls, plain
 from pytest_rubric.editing.diffs import unified
 from pytest_rubric.editing.edits import (
     Part,
@@ -87,7 +87,10 @@ class Held:
     problem: str
 
     def words(self) -> str:
-        return f"{self.code}: {self.problem}" if self.code else self.problem
+        """The code and the problem, escaped: an evaluator's text is data, shown as data
+        (and a lone surrogate in it could not travel to a pytest-xdist controller)."""
+        text = f"{self.code}: {self.problem}" if self.code else self.problem
+        return escape_controls(text)
 
 
 def refusal_of(result: CaseOutcome) -> Held | None:
@@ -96,8 +99,8 @@ def refusal_of(result: CaseOutcome) -> Held | None:
     ``review-case-identity`` and ``invalid-reason-input``, and any evaluator's answer
     whose evidence carries a ``problem``)."""
     problem = result.evidence.problem if result.evidence is not None else None
-    if not result.evaluated or not isinstance(problem, str) or not problem:
-        return None
+    if not result.evaluated or not isinstance(problem, str) or not problem.strip():
+        return None  # a blank problem names none
     answer = result.actual
     codes = [answer.get(key) for key in ("error", "status")] if isinstance(answer, dict) else []
     return Held(next((code for code in codes if isinstance(code, str)), None), problem)

@@ -13,7 +13,6 @@ test modules imports none of them).
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,7 @@ from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricFile
+    from pytest_rubric.plugin.nearmiss import NearMissFile
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -121,6 +121,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
+    if config.option.rubric_check:
+        others = [
+            name
+            for name, given in (
+                ("--rubric-evaluators", config.option.rubric_evaluators),
+                ("--rubric-schema", config.option.rubric_schema is not None),
+                ("--rubric-update", config.option.rubric_update is not None),
+            )
+            if given
+        ]
+        if others:
+            raise pytest.UsageError(
+                f"--rubric-check checks case files and runs nothing, so it takes no "
+                f"{' or '.join(others)}: run {'them' if len(others) > 1 else 'it'} on its own"
+            )
     if config.option.rubric_evaluators:
         # As pytest's own --fixtures does: a session that collects (so that
         # conftest files are loaded) and then shows, instead of running tests.
@@ -196,7 +211,9 @@ def pytest_configure(config: pytest.Config) -> None:
         register_update(config, run.cases, is_worker=run.is_worker)
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile | None:
+def pytest_collect_file(
+    file_path: Path, parent: pytest.Collector
+) -> RubricFile | NearMissFile | None:
     if is_case_file(file_path):
         from pytest_rubric.plugin.items import RubricFile
 
@@ -204,20 +221,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RubricFile
         return RubricFile.from_parent(parent, path=file_path)
     meant = near_miss(file_path.name)
     if meant is not None:
-        from pytest_rubric.core.jsonvalues import escape_controls
+        from pytest_rubric.plugin.nearmiss import NearMissFile
 
-        warnings.warn_explicit(
-            RubricNameWarning(
-                f"{escape_controls(file_path.name)} is not collected: case files are named "
-                f"*.rubric.yaml or *.rubric.yml; rename it to {escape_controls(meant)} to "
-                "collect its cases"
-            ),
-            RubricNameWarning,
-            os.fspath(file_path),
-            1,
-        )
+        near: NearMissFile = NearMissFile.from_parent(parent, path=file_path)
+        near.meant, near.warning = meant, RubricNameWarning
+        return near
     return None
 
 
 class RubricNameWarning(pytest.PytestWarning):
-    """A file named one slip away from a case file's name, which is not collected."""
+    """A file named one slip away from a case file's name, which is not collected
+    (defined here, where ``-W`` and ``filterwarnings`` find it, imported once)."""

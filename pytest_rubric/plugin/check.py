@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.casefiles.suffixes import is_case_file
+from pytest_rubric.casefiles.suffixes import is_case_file, near_miss
 
 
 class CaseCheck:
     """Collects case files only, and keeps what is wrong with them."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path) -> None:
+        self.root = root
         self.problems: list[str] = []
         self.files: set[str] = set()
 
@@ -27,23 +28,45 @@ class CaseCheck:
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
         if collection_path.is_dir() or is_case_file(collection_path):
             return None
+        if near_miss(collection_path.name) is not None:
+            return None  # its collection says it is not collected: a problem here
         return True  # a check reads case files only: no test module is imported
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         path = report.nodeid.partition("::")[0]
-        if is_case_file(Path(path)):
+        if report.nodeid != path or not (self.root / path).is_file():
+            return  # a directory named like a case file is none
+        named = is_case_file(Path(path))
+        if named:
             self.files.add(path)
-            if report.failed:
-                self.problems.append(str(report.longrepr).strip())
+        if report.failed and (named or near_miss(Path(path).name) is not None):
+            self.problems.append(str(report.longrepr).strip())
 
 
 def prepare(config: pytest.Config) -> None:
     """Before the session: a check runs in one process (pytest-xdist's workers would
-    only start to do nothing)."""
+    only start to do nothing), and of the paths given it reads directories and case
+    files only (pytest collects a file given by name whatever the hooks say, so a test
+    module named there would be imported)."""
     if getattr(config.option, "dist", None) is not None:
         config.option.dist = "no"
     if getattr(config.option, "numprocesses", None) is not None:
         config.option.numprocesses = None
+    given = list(config.args)
+    kept = [arg for arg in given if _checked(config, arg)]
+    config.args[:] = kept
+    if given and not kept:
+        config.stash[_nothing_key] = len(given)
+
+
+_nothing_key = pytest.StashKey[int]()
+
+
+def _checked(config: pytest.Config, arg: str) -> bool:
+    path = Path(config.invocation_params.dir, arg.partition("::")[0])
+    if not path.is_file():
+        return True  # a directory, or a path pytest will say is not found
+    return is_case_file(path) or near_miss(path.name) is not None
 
 
 def _place(problem: str) -> tuple[str, int, int]:
@@ -57,7 +80,12 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
     from pytest_rubric.core.schemacheck import answer_problems
     from pytest_rubric.plugin.items import RubricItem
 
-    check = CaseCheck()
+    writer = config.get_terminal_writer()
+    skipped = config.stash.get(_nothing_key, 0)
+    if skipped:
+        writer.line(f"rubric check: no case file among the {skipped} paths given: nothing to check")
+        return 0
+    check = CaseCheck(config.rootpath)
     config.pluginmanager.register(check, "rubric-check")
     session.perform_collect()
     cases = [item for item in session.items if isinstance(item, RubricItem)]
@@ -72,7 +100,6 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
         at = f"{item.display}:{case.line}:{case.col}"
         for problem in answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers"):
             check.problems.append(f"{at}: case {case.name!r}: {problem}")
-    writer = config.get_terminal_writer()
     check.problems.sort(key=_place)
     for problem in check.problems:
         writer.line(escape_controls(problem, keep_newlines=True))

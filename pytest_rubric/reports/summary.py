@@ -67,11 +67,9 @@ def summary_lines(
 def _parked_lines(records: Sequence[CaseRecord]) -> list[str]:
     """The skipped and xfailed cases, each with why (a run's summary says it; pytest's
     own says it only with ``-rs``/``-rx``)."""
-    parked = [
-        record
-        for record in in_file_order(records)
-        if record["outcome"] in ("skipped", "xfailed", "xpassed")
-    ]
+    parked = in_file_order(
+        [record for record in records if record["outcome"] in ("skipped", "xfailed", "xpassed")]
+    )
     if not parked:
         return []
     lines = [f"skipped and xfailed cases ({len(parked)}):"]
