@@ -359,7 +359,7 @@ def _question(here: str, col: int, char: str) -> str | None:
     shown = word.group(0) if word else "?"
     return (
         f"{shown!r} in a flow collection is text in YAML 1.2, which older readers cannot "
-        f"read; quote it ('\"{shown}\"')"
+        f"read, so case files do not take it unquoted; quote it ('\"{shown}\"')"
     )
 
 
