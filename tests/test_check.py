@@ -177,3 +177,51 @@ def test_the_check_runs_alone(pytester: pytest.Pytester, other: str) -> None:
         ["ERROR: --rubric-check checks case files and runs nothing, so it takes no *"]
     )
     assert not (pytester.path / "s.json").exists()
+
+
+def test_the_check_reads_pattern_properties_prefix_items_and_widened_codes(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        """
+from pytest_rubric import Evaluator, hookimpl
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"code": {"enum": ["a", "b"]},
+                   "t": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                         "items": False}},
+    "patternProperties": {"^x-": {"type": "integer"}},
+    "additionalProperties": False,
+}
+
+
+def configure(block):
+    return Evaluator("coded", "configured", evaluate=lambda i: i, answer_schema=SCHEMA)
+
+
+@hookimpl
+def rubric_evaluators():
+    return [Evaluator("coded", "codes", evaluate=lambda i: i, answer_schema=SCHEMA,
+                      configure=configure)]
+"""
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        plain="evaluator: coded\ncases:\n  - id: a\n    input: {}\n"
+        "    expected: {code: a, t: [1, s], x-y: 2}\n",
+        block="evaluator: coded\nrubric: {any: thing}\ncases:\n  - id: z\n    input: {}\n"
+        "    expected: {code: z}\n",
+        wrong="evaluator: coded\ncases:\n  - id: w\n    input: {}\n"
+        "    expected: {code: z, t: [1, s, 3], x-y: no}\n",
+    )
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "wrong.rubric.yaml:3:5: case 'w': expected.code is \"z\" (a string), not one of a, b",
+            "wrong.rubric.yaml:3:5: case 'w': expected.t[[]2] is not allowed here",
+            "wrong.rubric.yaml:3:5: case 'w': expected.x-y is \"no\" (a string), not an integer",
+            "rubric check: 3 case files, 3 cases: 3 problems",
+        ]
+    )

@@ -12,6 +12,7 @@ Types are JSON's: ``true`` is not an integer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from pytest_rubric.core.compare import json_equal
@@ -76,9 +77,13 @@ def _check(value: JSON, schema: JSON, path: str, whose: str) -> list[str]:
     if isinstance(value, dict):
         found.extend(_object(value, schema, path, whose))
     elif isinstance(value, list):
-        items = schema.get("items")
+        # Draft 2020-12: ``prefixItems`` for the first items, ``items`` for the rest.
+        prefix = schema.get("prefixItems")
+        first = prefix if isinstance(prefix, list) else []
+        items = schema.get("items", True)
         for index, item in enumerate(value):
-            found.extend(_check(item, items, f"{path}[{index}]", whose))
+            rule = first[index] if index < len(first) else items
+            found.extend(_check(item, rule, f"{path}[{index}]", whose))
         if schema.get("uniqueItems") is True:
             for index, item in enumerate(value):
                 if any(json_equal(item, other) for other in value[:index]):
@@ -87,15 +92,30 @@ def _check(value: JSON, schema: JSON, path: str, whose: str) -> list[str]:
     return found
 
 
+def _matches(pattern: str, key: str) -> bool:
+    """Whether ``pattern`` (a JSON Schema regular expression) finds a match in ``key``; a
+    pattern Python cannot read matches nothing."""
+    try:
+        return re.search(pattern, key) is not None
+    except (re.error, TypeError):
+        return False
+
+
 def _object(value: dict[str, JSON], schema: dict[str, JSON], path: str, whose: str) -> list[str]:
     found: list[str] = []
     declared = schema.get("properties")
     properties = declared if isinstance(declared, dict) else {}
+    by_pattern = schema.get("patternProperties")
+    patterns = by_pattern if isinstance(by_pattern, dict) else {}
     extra = schema.get("additionalProperties", True)
     for key, item in value.items():
         where = f"{path}.{escape_controls(key)}"
-        if key in properties:
-            found.extend(_check(item, properties[key], where, whose))
+        matched = [rule for pattern, rule in patterns.items() if _matches(pattern, key)]
+        if key in properties or matched:
+            if key in properties:
+                found.extend(_check(item, properties[key], where, whose))
+            for rule in matched:
+                found.extend(_check(item, rule, where, whose))
         elif extra is False:
             meant = nearest(key, set(properties) - set(value))
             hint = f"; did you mean {meant!r}?" if meant else ""

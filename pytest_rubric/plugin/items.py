@@ -125,6 +125,7 @@ class RubricFile(pytest.File):
                 file=file,
                 junit=junit,
             )
+            item.configured = case_file.rubric is not None
             for decorator in decorators:
                 item.add_marker(decorator)
             yield item
@@ -172,6 +173,8 @@ class RubricItem(pytest.Item):
         self.result: CaseOutcome | None = None
         #: Set when a strict ``xfail:`` case matched, failing it.
         self.strict_xpass = False
+        #: Whether its case file has a ``rubric:`` block that configured its evaluator.
+        self.configured = False
         # ``-k agreement`` selects the agreement cases, whatever their path says.
         self.extra_keyword_matches.add(evaluator.name)
         if junit:

@@ -87,7 +87,7 @@ def _rule(name: str, evaluators: Sequence[Evaluator]) -> dict[str, Any] | None:
     plain = _any_of([_declared(evaluator) for evaluator in evaluators])
     with_block = _any_of(
         [
-            _widened(_declared(evaluator)) if evaluator.configure else False
+            widened(_declared(evaluator)) if evaluator.configure else False
             for evaluator in evaluators
         ]
     )
@@ -139,7 +139,7 @@ def _any_of(schemas: Sequence[Schema]) -> Schema:
     return unique[0] if len(unique) == 1 else {"anyOf": unique}
 
 
-def _widened(schema: Schema) -> Schema:
+def widened(schema: Schema) -> Schema:
     """``schema`` with every ``enum`` of strings widened to any string."""
     if isinstance(schema, bool):
         return schema
