@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 
@@ -110,8 +111,14 @@ def ledger_line(answer: JSON) -> str | None:
     cells = ", ".join(f"{escape_controls(str(key))} {show(value)}" for key, value in matrix.items())
     ids = answer.get("disagreements")
     ids = ids if isinstance(ids, list) else []
-    # As JSON: an ID looks like an ID ("4"), not like a count (4).
-    shown = ", ".join(show(case_id) for case_id in ids[:MAX_IDS])
+    # Quoted as JSON quotes it: an ID looks like an ID ("4"), not like a count (4). Every
+    # case makes its line, so a text ID takes the C encoder, not show's walk.
+    shown = ", ".join(
+        escape_controls(json.dumps(case_id, ensure_ascii=False))
+        if isinstance(case_id, str)
+        else show(case_id)
+        for case_id in ids[:MAX_IDS]
+    )
     if len(ids) > MAX_IDS:
         shown += f", and {len(ids) - MAX_IDS} more"
     return (

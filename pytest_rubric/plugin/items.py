@@ -221,7 +221,7 @@ class RubricItem(pytest.Item):
             digest=self.digest,
             root=self.config.rootpath,
             files=None if mode is None else update_reads_of(self.config),
-            refusals=bool(self.config.option.rubric_update_refusals),
+            refusals=mode is not None and bool(self.config.option.rubric_update_refusals),
         )
         if self.held is not None and filled:
             result = dataclasses.replace(result, case=self.case)  # it still has no expected
