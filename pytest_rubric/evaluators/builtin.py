@@ -102,6 +102,10 @@ REASON = Evaluator(
 )
 
 
+#: A text as JSON quotes it (one encoder for every line: ``json.dumps`` makes one a call).
+_quoted = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def ledger_line(answer: JSON) -> str | None:
     """A ledger's line in the rubric summary: matrix, agreement/total, disagreement IDs
     (quoted, as JSON writes them)."""
@@ -114,9 +118,7 @@ def ledger_line(answer: JSON) -> str | None:
     # Quoted as JSON quotes it: an ID looks like an ID ("4"), not like a count (4). Every
     # case makes its line, so a text ID takes the C encoder, not show's walk.
     shown = ", ".join(
-        escape_controls(json.dumps(case_id, ensure_ascii=False))
-        if isinstance(case_id, str)
-        else show(case_id)
+        escape_controls(_quoted(case_id)) if type(case_id) is str else show(case_id)
         for case_id in ids[:MAX_IDS]
     )
     if len(ids) > MAX_IDS:
