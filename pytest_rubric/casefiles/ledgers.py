@@ -309,12 +309,12 @@ class RowReader:
             for cells in reader:
                 # The line the row ends on: _csv_lines reads from it where rows end.
                 self.line = reader.line_num
-                if len(cells) != 3 and not "".join(cells).strip():
-                    raise RubricInputError(
-                        f"{self.display}:{self.line}: the line is empty; every line of a .csv "
-                        "ledger after its header is one row (id,a,b): delete it"
-                    )
                 if len(cells) != 3:
+                    if not "".join(cells).strip():
+                        raise RubricInputError(
+                            f"{self.display}:{self.line}: the line is empty; every line of a "
+                            ".csv ledger after its header is one row (id,a,b): delete it"
+                        )
                     raise RubricInputError(
                         f"{self.display}:{self.line}: {len(cells)} cells where the header has 3 "
                         "(id,a,b); quote a cell that holds a comma"
