@@ -11,7 +11,9 @@ then alternates two runs so that machine noise hits both alike:
   (copied before the clock starts), which rewrites every wrong answer.
 
 It prints the median wall time of each and their ratio against the target (1.5x),
-and checks that a plain run after the update passes.
+and checks that a plain run after the update passes. The corpus holds cases whose
+answers are refusals (an invalid input's ``invalid-reason-input``, on purpose), so
+both modes write them with ``--rubric-update-refusals``.
 
 With ``--layouts``, the same ``reason`` cases (a share wrong) are written three ways and
 updated with ``--rubric-update=all``, alternating: over 40 block-list files, as one
@@ -98,7 +100,9 @@ def layouts(options: argparse.Namespace) -> None:
             for name in names:
                 copy = Path(tmp) / f"{name.replace(' ', '-')}-{repeat}"
                 write_layout(copy, name, options.cases, options.wrong)
-                times[name].append(run_once(["--rubric-update=all"], copy, expect=0))
+                times[name].append(
+                    run_once(["--rubric-update=all", "--rubric-update-refusals"], copy, expect=0)
+                )
                 if repeat == 0:
                     run_once([], copy, expect=0)  # the updated corpus now passes
                 shutil.rmtree(copy)
@@ -142,7 +146,11 @@ def main() -> None:
             copy = work / f"update-{repeat}"
             shutil.copytree(corpus, copy)
             times["plain"].append(run_once([str(corpus)], corpus, expect=1))
-            times["update"].append(run_once(["--rubric-update=all", str(copy)], copy, expect=0))
+            times["update"].append(
+                run_once(
+                    ["--rubric-update=all", "--rubric-update-refusals", str(copy)], copy, expect=0
+                )
+            )
             if repeat == 0:
                 run_once([str(copy)], copy, expect=0)  # the updated corpus now passes
             shutil.rmtree(copy)
