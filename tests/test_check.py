@@ -225,3 +225,13 @@ def rubric_evaluators():
             "rubric check: 3 case files, 3 cases: 3 problems",
         ]
     )
+
+
+@pytest.mark.parametrize("narrowing", [("-k", "zzz"), ("-m", "slow"), ("-x",)])
+def test_no_selection_narrows_the_check(
+    pytester: pytest.Pytester, narrowing: tuple[str, ...]
+) -> None:
+    pytester.makefile(".rubric.yaml", slips=SLIPS, unknown=UNKNOWN)
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider", *narrowing)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["rubric check: 2 case files, 2 cases: 5 problems"])

@@ -45,9 +45,13 @@ class CaseCheck:
 
 def prepare(config: pytest.Config) -> None:
     """Before the session: a check runs in one process (pytest-xdist's workers would
-    only start to do nothing), and of the paths given it reads directories and case
-    files only (pytest collects a file given by name whatever the hooks say, so a test
+    only start to do nothing), checks every case (``-k``, ``-m`` and ``-x`` are for runs),
+    and of the paths given it reads directories and case files only (pytest collects a file given by name whatever the hooks say, so a test
     module named there would be imported)."""
+    # Every case of the files given is checked: no -k or -m narrows it, no -x stops it.
+    config.option.keyword = ""
+    config.option.markexpr = ""
+    config.option.maxfail = 0
     if getattr(config.option, "dist", None) is not None:
         config.option.dist = "no"
     if getattr(config.option, "numprocesses", None) is not None:
