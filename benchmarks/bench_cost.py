@@ -47,6 +47,7 @@ import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from bench_ledger import PROBES, write_ledger
@@ -317,6 +318,20 @@ NAMES = ("unused", "cases", "cold", "report", "jsonl", "csv", "memory")
 SHARED = ("unused", "cases", "report")
 
 
+def installed() -> str:
+    """How this Python has the plugin: an editable install (``pip install -e``) imports it
+    through an import hook of its own, which the ``unused`` measure counts too; a regular
+    install (``pip install .``, a wheel) is how users have it."""
+    try:
+        text = metadata.distribution("pytest-rubric").read_text("direct_url.json") or "{}"
+        editable = bool(json.loads(text).get("dir_info", {}).get("editable"))
+    except (metadata.PackageNotFoundError, ValueError, AttributeError):
+        return "not installed in this Python"
+    if editable:
+        return "installed editable (its import hook is counted; a regular install measures less)"
+    return "installed as users install it (no editable import hook)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -349,6 +364,7 @@ def main() -> None:
     print(
         f"{options.repeats} alternating pairs each; medians of the per-pair ratios; "
         + ("every installed plugin loaded" if options.autoload else "pytest and this plugin only")
+        + f"; the plugin {installed()}"
     )
     for pair in pairs:
         pairs_run = runs[(pair.name, False if pair.name in SHARED else pair.cpu)]
