@@ -8,7 +8,6 @@ item fails and the other cases still run. This module does not import pytest.
 from __future__ import annotations
 
 import bisect
-import difflib
 import errno
 import hashlib
 import json
@@ -44,6 +43,7 @@ from pytest_rubric.core.jsonvalues import (
     is_encodable,
     plain,
 )
+from pytest_rubric.core.nearest import nearest
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS = ("id", "note", "input", "input_file", "expected", *MARK_KEYS)
@@ -674,6 +674,6 @@ def _containing_case(
 
 
 def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'?" if close else f"use one of: {', '.join(known)}"
+    close = nearest(key, known)
+    hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(known)}"
     return f"'{key}' is not {what}; {hint}"

@@ -7,7 +7,6 @@ marks are plain names, reasons are text. This module does not import pytest.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from pytest_rubric.casefiles.yamlstrict import Position, Spans
 from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import describe, escape_controls
+from pytest_rubric.core.nearest import nearest
 
 KEYS = ("skip", "xfail", "marks")
 XFAIL_KEYS = ("reason", "strict")
@@ -108,8 +108,8 @@ def _xfail(
     found = len(problems)
     for key, (key_at, _) in keys.items():
         if key not in XFAIL_KEYS:
-            close = difflib.get_close_matches(key, XFAIL_KEYS, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "use reason and strict"
+            close = nearest(key, XFAIL_KEYS)
+            hint = f"did you mean '{close}'?" if close else "use reason and strict"
             problems.append(error(key_at, f"'{escape_controls(key)}' is not an xfail key; {hint}"))
     if "reason" not in value:
         problems.append(

@@ -26,9 +26,10 @@ import re
 from bisect import bisect_right
 from typing import Any
 
+from pytest_rubric.core.lines import BREAKS
+
 Position = tuple[int, int]
 
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 #: Characters that end a token other than plain text, so a ``#`` right after one starts
 #: no comment: a closing quote, a flow indicator, or a block scalar's header.
 _ENDS_TOKEN = frozenset("\"'[]{},|>+-0123456789")
@@ -53,14 +54,14 @@ def trailing_blank_line(text: str) -> str:
     return text + "\n"
 
 
-_OTHER_BREAKS = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
+_OTHERBREAKS = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
 
 
 def other_break(text: str) -> tuple[Position, str] | None:
     """Where ``text`` holds a raw NEL, LS or PS, if it does: text in YAML 1.2, a line
     break to YAML 1.1 readers (libyaml among them), which would read the file otherwise;
     at a line and column as editors count them (LF, CRLF and CR break lines)."""
-    found = [text.find(char) for char in _OTHER_BREAKS]
+    found = [text.find(char) for char in _OTHERBREAKS]
     at = min((index for index in found if index >= 0), default=-1)
     if at < 0:
         return None
@@ -68,7 +69,7 @@ def other_break(text: str) -> tuple[Position, str] | None:
     line = text.count("\n", 0, at) + text.count("\r", 0, at) - text.count("\r\n", 0, at) + 1
     start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
     return (line, at - start + 1), (
-        f"a raw U+{ord(char):04X} ({_OTHER_BREAKS[char]}) is text in YAML 1.2 but a line break "
+        f"a raw U+{ord(char):04X} ({_OTHERBREAKS[char]}) is text in YAML 1.2 but a line break "
         f"to older readers, so case files do not take it; write it as \\u{ord(char):04x} "
         "inside double quotes"
     )
@@ -148,7 +149,7 @@ def audit(text: str, parser: type[Any]) -> list[tuple[Position, str]]:
             if name == "ScalarEvent":
                 start = mark.index
                 if event.style in _BLOCK_STYLES:  # its header line is not its text
-                    header_end = _BREAKS.search(text, start)
+                    header_end = BREAKS.search(text, start)
                     start = header_end.end() if header_end else len(text)
                 scalars.append((start, event.end_mark.index))
             elif name in _STARTS:
@@ -170,7 +171,7 @@ def audit(text: str, parser: type[Any]) -> list[tuple[Position, str]]:
         comments[begin] = _comment_start(text, begin, scalars, starts)
         if 0 <= comments[begin] < index:
             continue
-        for found_break in _BREAKS.finditer(text, counted, index):
+        for found_break in BREAKS.finditer(text, counted, index):
             line, line_start = line + 1, found_break.end()
         counted = index
         found.append(((line, index - line_start + 1), _TOUCHING_COMMENT))
@@ -202,7 +203,7 @@ def _comment_start(text: str, begin: int, spans: list[tuple[int, int]], starts: 
 
     A comment starts at a ``#`` after a blank (or first on its line) that no scalar holds.
     """
-    found_break = _BREAKS.search(text, begin)
+    found_break = BREAKS.search(text, begin)
     upto = found_break.start() if found_break else len(text)
     at = text.find("#", begin, upto)
     while at >= 0:
@@ -277,7 +278,7 @@ def block_scalar_problem(
 
 def refusal(text: str, line: int, col: int, what: str) -> str:
     """The message for the parser's error ``what`` at ``line:col`` of ``text``."""
-    lines = _BREAKS.split(text)
+    lines = BREAKS.split(text)
     here = lines[line - 1] if 0 < line <= len(lines) else ""
     char = here[col - 1 : col]
     unsupported = (
@@ -389,10 +390,3 @@ def _colon(here: str, col: int, char: str) -> str | None:
         "a key that spans lines is not supported in case files; write the key and its ':' "
         "on one line"
     )
-
-
-def _line_col(text: str, index: int) -> Position:
-    line, start = 1, 0
-    for found in _BREAKS.finditer(text, 0, index):
-        line, start = line + 1, found.end()
-    return line, index - start + 1

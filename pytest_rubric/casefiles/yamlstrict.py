@@ -32,6 +32,7 @@ import yaml
 
 from pytest_rubric.casefiles import yamlgaps
 from pytest_rubric.core.jsonvalues import JSON, int_text
+from pytest_rubric.core.lines import BREAKS, line_col
 
 #: Nesting deeper than this is refused (case files need about eight levels).
 MAX_DEPTH = 100
@@ -56,7 +57,6 @@ _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\
 _NON_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z")
 _TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels is refused; flatten this value"
 #: Line breaks as YAML counts them, so positions computed here agree with the parsers' own.
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 #: Decimal digits handed to ``int()`` at once: below 640, the lowest limit Python lets
 #: anyone set with ``sys.set_int_max_str_digits``, so no setting makes it refuse.
 _DIGITS_AT_ONCE = 600
@@ -114,14 +114,6 @@ class StrictYAMLError(Exception):
         self.message = message
 
 
-def _line_col(text: str, index: int) -> Position:
-    """The 1-based line and column, in characters, of ``text[index]``."""
-    line, start = 1, 0
-    for found in _BREAKS.finditer(text, 0, index):
-        line, start = line + 1, found.end()
-    return line, index - start + 1
-
-
 def decimal_int(text: str) -> int:
     """The integer written in decimal in ``text`` (an optional sign, then digits only).
 
@@ -150,7 +142,7 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         prefix = data[: exc.start].decode("utf-8-sig", "replace")
-        line, col = _line_col(prefix, len(prefix))
+        line, col = line_col(prefix, len(prefix))
         raise StrictYAMLError(
             line,
             col,
@@ -222,7 +214,7 @@ def _strict_error(exc: Any, kind: str, text: str, parser: type[Any]) -> StrictYA
         if _is_libyaml(parser):
             # libyaml reads the text as UTF-8 and reports a byte offset into it.
             index = len(text.encode("utf-8")[:index].decode("utf-8", "ignore"))
-        line, col = _line_col(text, index)
+        line, col = line_col(text, index)
         return StrictYAMLError(
             line,
             col,
@@ -413,15 +405,12 @@ class _Builder:
             elif kind is stream_end:
                 return
 
-    def _spans_lines(self, frame: _Frame, event: Any) -> None:
-        """Check a flow value (a scalar or flow collection) that spans lines in the
-        block collection of ``frame``: its lines must be indented more than the block."""
-        if getattr(event, "style", None) in _BLOCK_STYLES:
-            return  # a block scalar's lines are indented by its own rules
+    def _spans_lines(self, frame: _Frame, first: int, last: int, *, flow: bool) -> None:
+        """Check a quoted scalar or (``flow``) a flow collection on lines ``first`` to
+        ``last`` in the block collection of ``frame``: its lines must be indented more
+        than the block (in a flow collection, a comment line may start anywhere)."""
         if self._lines is None:
-            self._lines = _BREAKS.split(self.text)
-        first, last = event.start_mark.line + 1, event.end_mark.line + 1
-        flow = isinstance(event, _Span)  # a flow collection: comment lines may start anywhere
+            self._lines = BREAKS.split(self.text)
         found = yamlgaps.continuation_problem(self._lines, first, last, frame.start[1], flow=flow)
         if found is not None:
             self.problem(found[0], found[1])
@@ -432,11 +421,12 @@ class _Builder:
         stack = self._stack
         if event.style not in _BLOCK_STYLES:
             if stack and not stack[-1].flow:
-                self._spans_lines(stack[-1], event)
+                lines = event.start_mark.line + 1, event.end_mark.line + 1
+                self._spans_lines(stack[-1], *lines, flow=False)
             return
         # A block scalar's blank first lines, against its first line of text.
         if self._lines is None:
-            self._lines = _BREAKS.split(self.text)
+            self._lines = BREAKS.split(self.text)
         block = stack[-1].start[1] - 1 if stack else -1
         found = yamlgaps.block_scalar_problem(
             self._lines, event.start_mark.line + 1, event.start_mark.column + 1, block
@@ -457,7 +447,7 @@ class _Builder:
             and not self._stack[-1].flow
             and end.line + 1 != frame.start[0]
         ):
-            self._spans_lines(self._stack[-1], _Span(frame.start, end))
+            self._spans_lines(self._stack[-1], frame.start[0], end.line + 1, flow=True)
         spans.end[key] = end_pos
         if frame.is_map:
             spans.keys[key] = frame.keys
@@ -579,24 +569,6 @@ class _Builder:
             f"duplicate key {key!r}: first given at line {seen[0][0]}, again at line "
             f"{frame.key_pos[0]}; keep one of them",
         )
-
-
-class _Mark:
-    __slots__ = ("column", "line")
-
-    def __init__(self, line: int, column: int) -> None:
-        self.line = line
-        self.column = column
-
-
-class _Span:
-    """A flow collection's start and end, as :meth:`_Builder._spans_lines` reads events."""
-
-    __slots__ = ("end_mark", "start_mark")
-
-    def __init__(self, start: Position, end: Any) -> None:
-        self.start_mark = _Mark(start[0] - 1, start[1] - 1)
-        self.end_mark = end
 
 
 def _key_problem(value: Any) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import reprlib
 from collections.abc import Iterable, Mapping
 
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.core.jsonvalues import is_plain, json_problem, normalised
+from pytest_rubric.core.nearest import nearest
 
 
 class Registry:
@@ -104,8 +104,7 @@ class Registry:
 
     def suggest(self, name: str) -> str | None:
         """The registered name nearest to a misspelt ``name``, if any is close."""
-        close = difflib.get_close_matches(name, self.names(), n=1)
-        return close[0] if close else None
+        return nearest(name, self.names())
 
 
 #: The Evaluator's optional functions.

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +28,7 @@ from pytest_rubric.casefiles.loader import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.files import write_bytes_atomically
 from pytest_rubric.core.jsonvalues import escape_controls, plain
+from pytest_rubric.core.lines import BREAKS
 from pytest_rubric.editing.diffs import unified
 from pytest_rubric.editing.edits import (
     Part,
@@ -44,7 +44,6 @@ from pytest_rubric.reports.records import PartRecord, Payload, PendingWrite, Upd
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 
 _TO_THE_END = 1 << 62  # a line range's end past any file's last line
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 #: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
 CI_VARIABLES = (
@@ -383,7 +382,7 @@ def _changed(edits: list[tuple[Write, Part]]) -> list[tuple[int, int, int, int]]
     that share a line (cases of a flow list) make one range."""
     merged: list[list[int]] = []  # old first, old end, lines added (or removed)
     for _write, part in sorted(edits, key=lambda edit: (edit[1].first, edit[1].col)):
-        breaks = len(_BREAKS.findall(part.text))
+        breaks = len(BREAKS.findall(part.text))
         if part.end is not None:  # from a column of line first to a column of line end
             old = [part.first - 1, part.end[0], breaks - (part.end[0] - part.first)]
         elif part.after:  # whole lines, from first up to after

@@ -12,14 +12,15 @@ import difflib
 import re
 from collections.abc import Sequence
 
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+from pytest_rubric.core.lines import BREAKS
+
 _HUNK = re.compile(r"@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@")
 CONTEXT = 3
 
 
 def lines_of(text: str) -> list[str]:
     """``text``'s lines, without their breaks (none after a final break)."""
-    found = _BREAKS.split(text)
+    found = BREAKS.split(text)
     if found and found[-1] == "":
         found.pop()
     return found

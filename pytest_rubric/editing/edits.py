@@ -32,10 +32,10 @@ from pytest_rubric.casefiles.yamlstrict import (
 )
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.jsonvalues import JSON, decimal_digits, escape_controls, is_encodable, plain
+from pytest_rubric.core.lines import BREAKS
 from pytest_rubric.editing.yamltext import block, flow, is_nested, quoted, string
 
 BOM = b"\xef\xbb\xbf"
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _LINE_BREAK = re.compile("\r\n|\r|\n")
 #: What may precede a key on its line: indentation, and for a list item's first key its '- '.
 _INDENT = re.compile(r"[ \t]*")
@@ -159,7 +159,7 @@ class Source:
     def offset(self, line: int) -> int | None:
         """Where the 1-based ``line`` starts (``None`` past the last)."""
         if self._starts is None:
-            self._starts = [0, *(found.end() for found in _BREAKS.finditer(self.text))]
+            self._starts = [0, *(found.end() for found in BREAKS.finditer(self.text))]
         return self._starts[line - 1] if 1 <= line <= len(self._starts) else None
 
     def lines(self, first: int, after: int) -> str | None:
@@ -282,7 +282,7 @@ def splice(data: bytes, edits: Sequence[tuple[Write, Part]]) -> bytes:
         first = part.first + shift
         last = part.end[0] if part.end is not None else part.after
         if last:
-            shift += len(_BREAKS.findall(part.text)) - (last - part.first)
+            shift += len(BREAKS.findall(part.text)) - (last - part.first)
         placed.append((write, first, part.after and part.after + shift))
     pieces.append(text[at:])
     new_text = "".join(pieces)
@@ -413,7 +413,7 @@ class _Editor:
         self.text = text
         self.shift = shift  # added to line numbers in messages
         self.spans = spans
-        self.line_starts = [0, *(found.end() for found in _BREAKS.finditer(text))]
+        self.line_starts = [0, *(found.end() for found in BREAKS.finditer(text))]
         first_break = _LINE_BREAK.search(text)
         self.newline = first_break.group() if first_break else "\n"
         self.edits: list[tuple[int, int, str]] = []
@@ -455,7 +455,7 @@ class _Editor:
         return self.line_end(self.end_of(parent, key))
 
     def line_end(self, offset: int) -> int:
-        found = _BREAKS.search(self.text, offset)
+        found = BREAKS.search(self.text, offset)
         return found.start() if found else len(self.text)
 
     def line_start(self, offset: int) -> int:
