@@ -136,7 +136,8 @@ def test_a_label_problem_in_a_ledger_file_names_the_file_and_line(
             "header.csv",
             "case,a,b\nA,true,true\n",
             "header.csv:1: the header must name the columns id, a and b (found 'case,a,b'); "
-            "write 'id,a,b' on the first line",
+            "write 'id,a,b' on the first line, or say which columns hold them under 'ledger:' "
+            "(e.g. 'ledger: {id: task_id, a: judge_label, b: editor_label}')",
         ),
         (
             "short.csv",
@@ -197,7 +198,8 @@ def test_a_malformed_input_file_fails_its_case_naming_file_and_line(
         ),
         (
             "ledger.txt",
-            "input_file 'ledger.txt' must end in .json (the whole input), .jsonl or .csv (ledger rows)",
+            "input_file 'ledger.txt' must end in .json or .json.gz (the whole input), .jsonl, "
+            ".csv, .jsonl.gz, .csv.gz or .parquet (ledger rows)",
         ),
     ],
 )

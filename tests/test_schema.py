@@ -109,7 +109,7 @@ def test_the_input_file_suffixes_are_those_of_the_input_formats_table() -> None:
     pattern = shipped()["$defs"]["case"]["properties"]["input_file"]["pattern"]
     for suffix in INPUT_FORMATS:
         assert re.search(pattern, f"ledgers/week{suffix}"), suffix
-    assert len(re.findall(r"\\\.\w+", pattern)) == len(INPUT_FORMATS)
+    assert pattern.count("|") + 1 == len(INPUT_FORMATS)
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: path.name)

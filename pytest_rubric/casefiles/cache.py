@@ -26,16 +26,16 @@ from typing import Any, cast
 
 import yaml
 
-from pytest_rubric.casefiles import ledgers, loader, marks, yamlgaps, yamlstrict
+from pytest_rubric.casefiles import ledgers, ledgerspec, loader, marks, yamlgaps, yamlstrict
 from pytest_rubric.casefiles.loader import Case, CaseFile, InputFiles, pack
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.core import jsonvalues
 
 #: Changed whenever what an entry holds changes shape.
-FORMAT = 2
+FORMAT = 3
 #: The modules whose code decides what a case file loads as: an entry is kept only
 #: while each is byte for byte what it was (so an edited checkout never reuses one).
-_SHAPERS = (loader, yamlstrict, yamlgaps, marks, jsonvalues, ledgers)
+_SHAPERS = (loader, yamlstrict, yamlgaps, marks, jsonvalues, ledgers, ledgerspec)
 
 
 def stamp() -> str:
@@ -142,6 +142,7 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
                 case.row_lines,
                 case.input_file_text or None,
                 case.text_end,
+                None if case.ledger is None else case.ledger.to_json(),
             ]
         )
     body = {
@@ -205,6 +206,7 @@ def _case_file(
         row_lines,
         input_file_text,
         text_end,
+        ledger,
     ) in enumerate(entry["cases"]):
         input_file: Path | None = None
         input_file_display = input_format = ""
@@ -235,6 +237,7 @@ def _case_file(
                 tuple(map(_count, row_lines)),
                 input_file_text or "",
                 None if text_end is None else (_count(text_end[0]), _count(text_end[1])),
+                None if ledger is None else ledgerspec.from_json(ledger),
             )
         )
     rubric = entry["rubric"]

@@ -16,18 +16,22 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gzip
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, cast
 
+from pytest_rubric.casefiles.ledgermaps import ReadNotes, mapped_rows, paired_judgements
+from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
 
 #: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
@@ -35,6 +39,10 @@ INPUT_FORMATS: dict[str, str] = {
     ".json": "the whole input",
     ".jsonl": "ledger rows",
     ".csv": "ledger rows",
+    ".json.gz": "the whole input",
+    ".jsonl.gz": "ledger rows",
+    ".csv.gz": "ledger rows",
+    ".parquet": "ledger rows",
 }
 SUFFIXES = tuple(INPUT_FORMATS)
 #: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
@@ -125,18 +133,20 @@ def _decode_row(text: str) -> JSON:
     return decoded
 
 
-def read_json(path: Path, display: str) -> dict[str, JSON]:
-    """The whole input mapping from a ``.json`` file."""
-    return _decode_json(_json_text(path, display), display)
+def read_json(path: Path, display: str, *, gzipped: bool = False) -> dict[str, JSON]:
+    """The whole input mapping from a ``.json`` (or gzip'd ``.json.gz``) file."""
+    return _decode_json(_json_text(path, display, gzipped), display)
 
 
-def read_json_with_row_lines(path: Path, display: str) -> tuple[dict[str, JSON], list[int]]:
+def read_json_with_row_lines(
+    path: Path, display: str, *, gzipped: bool = False
+) -> tuple[dict[str, JSON], list[int]]:
     """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
 
     For naming a row's place (``file:line``) when rows are kept for review; the
     list is empty when the input has no ``rows`` list.
     """
-    text = _json_text(path, display)
+    text = _json_text(path, display, gzipped)
     value = _decode_json(text, display)
     if not isinstance(value.get("rows"), list):
         return value, []
@@ -180,9 +190,17 @@ def _row_offsets(text: str) -> list[int]:
     return []
 
 
-def _json_text(path: Path, display: str) -> str:
+def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
     try:
+        if gzipped:
+            with gzip.open(path, "rt", encoding="utf-8-sig") as stream:
+                return stream.read()
         return path.read_text(encoding="utf-8-sig")
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise RubricInputError(
+            f"{display}: not a whole gzip file ({exc}); write it with gzip, or name it "
+            "without '.gz'"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
 
@@ -207,36 +225,96 @@ def _decode_json(text: str, display: str) -> dict[str, JSON]:
 
 
 class RowReader:
-    """Ledger rows from a ``.jsonl`` or ``.csv`` file, one at a time.
+    """Ledger rows from a ``.jsonl``, ``.csv`` (each also gzip'd) or ``.parquet`` file,
+    one at a time.
 
-    ``line`` is the line the most recent row came from, so a problem found in a
-    row can be reported at its place. ``fmt`` is ``".jsonl"`` or ``".csv"``, as
-    the case file names the file (``Case.input_format``); without it, the suffix
-    of ``path`` decides.
+    ``line`` is the line the most recent row came from (for Parquet, its row number),
+    so a problem found in a row can be reported at its place. ``fmt`` is the format as
+    the case file names the file (``Case.input_format``); without it, the name of
+    ``path`` decides. With a ``ledger`` (the case's ``ledger:`` block) the export is read
+    as it describes, and rows come out as ledger rows all the same (see
+    :mod:`~pytest_rubric.casefiles.ledgermaps`); ``case_file`` names the case file in
+    the messages about the block, and :attr:`notes` holds what reading found.
     """
 
-    def __init__(self, path: Path, display: str, fmt: str | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        display: str,
+        fmt: str | None = None,
+        ledger: Ledger | None = None,
+        case_file: str = "",
+    ) -> None:
         self.path = path
         self.display = display
-        self.fmt = fmt or path.suffix
+        self.fmt = fmt or next(
+            (suffix for suffix in INPUT_FORMATS if path.name.endswith(suffix)), path.suffix
+        )
+        self.base = self.fmt.removesuffix(".gz")
+        self.ledger = ledger
+        self.case_file = case_file
+        self.notes = None if ledger is None else ReadNotes(ledger)
         self.line = 0
+        self._read = False
 
     def _open(self) -> TextIO:
+        if self.fmt.endswith(".gz"):
+            return gzip.open(self.path, "rt", encoding="utf-8-sig", newline="")
         return self.path.open(encoding="utf-8-sig", newline="")
 
+    def place(self, line: int | str) -> str:
+        """Where row ``line`` is, after the file's name: ``:LINE``, or ``#row N``."""
+        return f"#row {line}" if self.base == ".parquet" else f":{line}"
+
     def where(self, index: int) -> str:
-        return f"{self.display}:{self.line} rows[{index}]"
+        return f"{self.display}{self.place(self.line)} rows[{index}]"
+
+    def _here(self) -> str:
+        return f"{self.display}{self.place(self.line)}"
 
     def __iter__(self) -> Iterator[JSON]:
+        ledger, notes = self.ledger, self.notes
+        if ledger is not None and self._read:  # read again (to find a repeat's first place)
+            notes = ReadNotes(ledger)  # the first reading's notes stand
+        self._read = True
+        if ledger is None or notes is None:
+            yield from self._raw()
+        elif ledger.per_judgement:
+            yield from cast(
+                Iterator[JSON],
+                paired_judgements(
+                    self._raw(), ledger, notes, self._here, self._line, self._at_line
+                ),
+            )
+        else:
+            yield from cast(Iterator[JSON], mapped_rows(self._raw(), ledger, notes, self._here))
+
+    def _line(self) -> int:
+        return self.line
+
+    def _at_line(self, line: int) -> None:
+        self.line = line
+
+    def _raw(self) -> Iterator[JSON]:
+        if self.base == ".parquet":
+            from pytest_rubric.casefiles.parquet import parquet_rows  # pyarrow, when asked
+
+            yield from parquet_rows(self)
+            return
         try:
             with self._open() as stream:
-                yield from (self._csv if self.fmt == ".csv" else self._jsonl)(stream)
+                yield from (self._csv if self.base == ".csv" else self._jsonl)(stream)
         except UnicodeDecodeError as exc:
             # The text reader decodes ahead in chunks, so its line count is not where the
             # bad byte is; find that line once, now that the file is known to be bad.
-            line = _first_bad_utf8_line(self.path)
+            line = _first_bad_utf8_line(self.path, gzipped=self.fmt.endswith(".gz"))
             raise RubricInputError(
                 f"{self.display}:{line}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+            ) from None
+        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+            raise RubricInputError(
+                f"{self.display}: not a whole gzip file ({exc}); write it with gzip, or "
+                "name it without '.gz'"
             ) from None
         except OSError as exc:
             raise RubricInputError(f"{self.display}: cannot be read: {exc}") from None
@@ -248,22 +326,30 @@ class RowReader:
         anything else (a quote, an escape, another key order or spacing, CR line ends, a
         label that is not a literal boolean, a line this reader would refuse); then read
         the rows one at a time, which says exactly what is wrong and where."""
+        if self.base == ".parquet" and self.ledger is None:
+            from pytest_rubric.casefiles.parquet import parquet_label_blocks
+
+            yield from parquet_label_blocks(self)
+            return
+        if self.ledger is not None or self.base == ".parquet":
+            yield None
+            return
         try:
             with self._open() as stream:
                 blocks = _whole_lines(stream)
-                if self.fmt == ".csv":
+                if self.base == ".csv":
                     header = next(blocks, None)
                     if header is None or not header.startswith(_CSV_SIMPLE_HEADER):
                         yield None  # none, another header, a runaway line: one row at a time
                         return
                     blocks = chain((header[len(_CSV_SIMPLE_HEADER) :],), blocks)
-                read = _csv_label_block if self.fmt == ".csv" else _jsonl_label_block
+                read = _csv_label_block if self.base == ".csv" else _jsonl_label_block
                 for body in blocks:
                     block = None if body is None else read(body)
                     yield block
                     if block is None:
                         return
-        except (UnicodeDecodeError, OSError):
+        except (UnicodeDecodeError, OSError, EOFError, zlib.error):
             yield None
 
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
@@ -295,36 +381,90 @@ class RowReader:
     def _csv(self, stream: TextIO) -> Iterator[JSON]:
         self.line = 0  # read from the start again (a repeated ID's first place is looked up)
         reader = csv.reader(chain.from_iterable(self._csv_lines(stream)), strict=True)
-        booleans = _CSV_BOOLEANS.get
         try:
             header = next(reader, None)
-            if header is None or sorted(header) != sorted(CSV_HEADER):
-                raise RubricInputError(
-                    f"{self.display}:1: the header must name the columns id, a and b "
-                    f"(found {','.join(header or [])!r}); write 'id,a,b' on the first line"
-                )
-            in_order = tuple(header) == CSV_HEADER
-            columns = itemgetter(*(header.index(name) for name in CSV_HEADER))
+            columns = self._csv_columns(header or [])
+            assert header is not None
+            width = len(header)
             self.line = reader.line_num
+            if columns is None:  # id, a and b, and nothing else: the usual ledger
+                booleans = _CSV_BOOLEANS.get
+                in_order = tuple(header) == CSV_HEADER
+                pick = itemgetter(*(header.index(name) for name in CSV_HEADER))
+                for cells in reader:
+                    # The line the row ends on: _csv_lines reads from it where rows end.
+                    self.line = reader.line_num
+                    if len(cells) != 3:
+                        self._bad_width(cells, header)
+                    case_id, a, b = cells if in_order else pick(cells)
+                    yield {"id": case_id, "a": booleans(a, a), "b": booleans(b, b)}
+                return
+            names, convert = columns
             for cells in reader:
-                # The line the row ends on: _csv_lines reads from it where rows end.
                 self.line = reader.line_num
-                if len(cells) != 3:
-                    if not "".join(cells).strip():
-                        raise RubricInputError(
-                            f"{self.display}:{self.line}: the line is empty; every line of a "
-                            ".csv ledger after its header is one row (id,a,b): delete it"
-                        )
-                    raise RubricInputError(
-                        f"{self.display}:{self.line}: {len(cells)} cells where the header has 3 "
-                        "(id,a,b); quote a cell that holds a comma"
-                    )
-                case_id, a, b = cells if in_order else columns(cells)
-                yield {"id": case_id, "a": booleans(a, a), "b": booleans(b, b)}
+                if len(cells) != width:
+                    self._bad_width(cells, header)
+                row: dict[str, JSON] = dict(zip(names, cells, strict=True))
+                for name in convert:
+                    cell = row[name]
+                    row[name] = _CSV_BOOLEANS.get(cell, cell)  # type: ignore[arg-type]
+                yield row
         except csv.Error as exc:
             raise RubricInputError(
                 f"{self.display}:{reader.line_num}: invalid CSV: {exc}"
             ) from None
+
+    def _csv_columns(self, header: list[str]) -> tuple[list[str], list[str]] | None:
+        """How to read rows under ``header``: ``None`` for exactly ``id,a,b`` (any order)
+        without a ``ledger:`` block, else the column names a row's cells go under and
+        the label columns whose ``true``/``false`` cells are booleans (none when the
+        block declares ``labels``). Refuses a header that lacks a column it must have."""
+        ledger = self.ledger
+        if len(set(header)) != len(header):
+            twice = next(name for name in header if header.count(name) > 1)
+            raise RubricInputError(
+                f"{self.display}:1: the header names the column {escape_controls(repr(twice))} "
+                "twice; give each column its own name"
+            )
+        if ledger is None:
+            if not header or not set(CSV_HEADER) <= set(header):
+                raise RubricInputError(
+                    f"{self.display}:1: the header must name the columns id, a and b "
+                    f"(found {escape_controls(','.join(header))!r}); write 'id,a,b' on the "
+                    "first line, or say which columns hold them under 'ledger:' (e.g. "
+                    "'ledger: {id: task_id, a: judge_label, b: editor_label}')"
+                )
+            if len(header) == 3:
+                return None
+            return header, ["a", "b"]
+        mapped = (
+            [("id", ledger.id), ("grader", ledger.grader), ("label", ledger.label)]
+            if ledger.per_judgement
+            else [("id", ledger.id), ("a", ledger.a), ("b", ledger.b)]
+        )
+        for key, path in mapped:
+            assert path is not None
+            if path.column not in header:
+                raise header_problem(self.case_file, key, path, header, self.display, "header")
+        labels = (
+            []
+            if ledger.labels is not None
+            else [path.column for key, path in mapped if key in ("a", "b", "label") and path]
+        )
+        return header, labels
+
+    def _bad_width(self, cells: list[str], header: list[str]) -> NoReturn:
+        if not "".join(cells).strip():
+            raise RubricInputError(
+                f"{self.display}:{self.line}: the line is empty; every line of a .csv "
+                f"ledger after its header is one row ({escape_controls(','.join(header))}): "
+                "delete it"
+            )
+        raise RubricInputError(
+            f"{self.display}:{self.line}: {len(cells)} cells where the header has "
+            f"{len(header)} ({escape_controls(','.join(header))}); quote a cell that holds "
+            "a comma"
+        )
 
     def _csv_lines(self, stream: TextIO) -> Iterator[list[str]]:
         """The lines of a CSV ledger for ``csv.reader``, refusing a row past
@@ -494,17 +634,17 @@ def _too_long(display: str, line: int) -> str:
     )
 
 
-def _first_bad_utf8_line(path: Path) -> int | str:
+def _first_bad_utf8_line(path: Path, *, gzipped: bool = False) -> int | str:
     """The 1-based line holding the first byte that is not UTF-8 (``?`` if unreadable)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        with path.open("rb") as stream:
+        with gzip.open(path, "rb") if gzipped else path.open("rb") as stream:
             for number, line in enumerate(stream, start=1):
                 try:
                     decoder.decode(line)
                 except UnicodeDecodeError:
                     return number
             decoder.decode(b"", final=True)
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error):
         pass
     return "?"

@@ -18,6 +18,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any, cast
 
 from pytest_rubric.casefiles.ledgers import INPUT_FORMATS
+from pytest_rubric.casefiles.ledgerspec import Ledger, read_ledger
 from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, read_marks
 from pytest_rubric.casefiles.suffixes import SUFFIXES as SUFFIXES
@@ -46,7 +47,7 @@ from pytest_rubric.core.jsonvalues import (
 from pytest_rubric.core.nearest import nearest
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
-CASE_KEYS = ("id", "note", "input", "input_file", "expected", *MARK_KEYS)
+CASE_KEYS = ("id", "note", "input", "input_file", "ledger", "expected", *MARK_KEYS)
 #: Characters that would break a pytest node ID or a terminal line.
 _FORBIDDEN_ID_PARTS = (
     "::",
@@ -111,6 +112,8 @@ class Case:
     #: In a flow list, where the case's text ends (the line and column just past its
     #: closing brace), its text starting at ``line``:``col``; ``None`` in a block list.
     text_end: tuple[int, int] | None = None
+    #: How to read ``input_file`` when it is an export (``ledger:``); ``None``: as it is.
+    ledger: Ledger | None = None
 
     @property
     def input(self) -> dict[str, JSON]:
@@ -314,7 +317,12 @@ def _formats_text() -> str:
     by_holding: dict[str, list[str]] = {}
     for suffix, holds in INPUT_FORMATS.items():
         by_holding.setdefault(holds, []).append(suffix)
-    return ", ".join(f"{' or '.join(suffixes)} ({holds})" for holds, suffixes in by_holding.items())
+    return ", ".join(
+        f"{', '.join(suffixes[:-1])} or {suffixes[-1]} ({holds})"
+        if len(suffixes) > 1
+        else f"{suffixes[0]} ({holds})"
+        for holds, suffixes in by_holding.items()
+    )
 
 
 _FORMATS = _formats_text()
@@ -500,6 +508,9 @@ class _Validator:
                     problems.append(
                         self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
                     )
+            ledger = None
+            if "ledger" in raw and problems in ([], [missing_expected]):
+                ledger = self._ledger(raw, input_format, problems)
             out.append(
                 Case(
                     name,
@@ -518,9 +529,42 @@ class _Validator:
                     self._row_lines(case_input),
                     input_file_text,
                     None if block_list else self.spans.end.get(id(raw)),
+                    ledger,
                 )
             )
         return _fallback_names(out)
+
+    def _ledger(
+        self, raw: dict[str, JSON], input_format: str, problems: list[CaseFileError]
+    ) -> Ledger | None:
+        """The case's ``ledger:`` block read, its problems added to ``problems``."""
+        key_at, value_at = self.spans.keys[id(raw)]["ledger"]
+        if "input_file" not in raw:
+            problems.append(
+                self.error(
+                    key_at,
+                    "'ledger' says how to read an input file, but the case has no "
+                    "'input_file'; add 'input_file: exports/NAME.csv', or remove 'ledger'",
+                )
+            )
+            return None
+        if input_format.removesuffix(".gz") == ".json":
+            problems.append(
+                self.error(
+                    key_at,
+                    "'ledger' reads ledger rows (.jsonl, .csv, .parquet, each also .gz but "
+                    "Parquet), not a .json input; write the rows one per line as .jsonl",
+                )
+            )
+            return None
+        return read_ledger(
+            raw["ledger"],
+            value_at,
+            self.spans.keys,
+            self.spans.items,
+            lambda at, message: problems.append(self.error(at, message)),
+            fmt=input_format,
+        )
 
     def _case_lines(self, cases: list[Any], index: int) -> tuple[int, int]:
         """The line case ``index`` starts on and the line the next one starts on (0 after

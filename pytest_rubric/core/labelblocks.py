@@ -18,7 +18,7 @@ the same answer, evidence or error).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 
@@ -28,12 +28,16 @@ class LabelBlock(NamedTuple):
     ``ids`` holds every row's ID in row order; ``pairs`` how many rows are labelled
     (true, true), (false, false), (true, false) and (false, true); ``differing`` the IDs
     of the rows whose two labels differ, in row order. Nothing is checked of the IDs:
-    they may be empty, blank or repeated, which the tally decides.
+    they may be empty, blank or repeated, which the tally decides, unless ``checked``
+    says the source proved them strictly increasing, none empty or starting with
+    JavaScript whitespace (a Parquet file's IDs are checked in Arrow, and read as
+    Python text only when iterated).
     """
 
-    ids: list[str]
+    ids: Sequence[str]
     pairs: tuple[int, int, int, int]
     differing: list[str]
+    checked: bool = False
 
 
 class LabelBlockSource(Protocol):

@@ -12,7 +12,7 @@ needs memory for its distinct IDs only, never for the parsed ledger.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
 from operator import lt
 from typing import Final
@@ -150,7 +150,7 @@ def tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], 
     both = neither = a_only = b_only = 0
     disagreements: list[JSON] = []
     seen: set[str] | None = None
-    kept: list[list[str]] = []  # the IDs so far, while they increase
+    kept: list[Sequence[str]] = []  # the IDs so far, while they increase
     last: str | None = None
     for block in blocks:
         if block is None:
@@ -158,10 +158,12 @@ def tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], 
         ids = block.ids
         if not ids:
             continue
-        if _BLANK_START.search("\n" + "\n".join(ids)):
+        if not block.checked and _BLANK_START.search("\n" + "\n".join(ids)):
             return None  # an empty ID, or one starting with whitespace (or LF inside one)
         if seen is None:
-            if (last is None or last < ids[0]) and all(map(lt, ids, islice(ids, 1, None))):
+            if (last is None or last < ids[0]) and (
+                block.checked or all(map(lt, ids, islice(ids, 1, None)))
+            ):
                 kept.append(ids)
                 last = ids[-1]
             else:

@@ -160,6 +160,9 @@ def _summary_line(item: RubricItem, result: Any) -> SummaryLine | None:
         line = f"(its summary line failed: {type(exc).__name__})"
     if line is None:
         return None
+    ledger = item.case.ledger
+    if ledger is not None and ledger.graders is not None:
+        line = f"{line} (a is {ledger.graders[0]}, b is {ledger.graders[1]})"
     return {"title": escape_controls(str(summary.title)), "line": escape_controls(str(line))}
 
 

@@ -71,6 +71,7 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
                     "total": actual.get("total"),
                     "rows": review.get("rows", []),
                     "more": review.get("more", 0),
+                    "graders": _graders(review.get("graders")),
                 }
             )
         outcome = head["outcome"]
@@ -109,6 +110,15 @@ def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
         "evidence": record.get("evidence"),
         "problems": record.get("problems", []),
         "reason": record.get("reason", ""),
+    }
+
+
+def _graders(value: object) -> dict[str, str]:
+    """The names a ledger's ``graders`` gives a and b, or ``a`` and ``b`` themselves."""
+    names = value if isinstance(value, Mapping) else {}
+    return {
+        side: name if isinstance(name := names.get(side), str) and name else side
+        for side in ("a", "b")
     }
 
 
@@ -253,13 +263,19 @@ table.matrix td.disagree { color: #a3330f; }
     box.append(el("p", {}, [el("strong", {text: "Agreement: " + show(ledger.agreement) + " / " +
       show(ledger.total)}), " rows (both graders gave the same label); disagreements are kept for review, never resolved."]));
     const table = el("table", {class: "matrix"});
-    table.append(el("tr", {}, [el("th", {text: ""}), el("th", {text: "b true"}), el("th", {text: "b false"})]));
+    const names = ledger.graders || {a: "a", b: "b"};
+    const named = names.a !== "a" || names.b !== "b";
+    const pass = named ? " pass" : " true", fail = named ? " fail" : " false";
+    if (named) box.append(el("p", {class: "graders", text: "a is " + names.a + ", b is " + names.b + "."}));
+    table.append(el("tr", {}, [el("th", {text: ""}), el("th", {text: names.b + pass}), el("th", {text: names.b + fail})]));
     const rowsBox = el("div", {class: "rows"});
     const state = {filter: null, page: 0};
     const cells = {};
     function cell(key) {
+      const reads = {bothPass: [pass, pass], aOnly: [pass, fail], bOnly: [fail, pass], bothFail: [fail, fail]}[key];
       const td = el("td", {class: "cell" + (key === "aOnly" || key === "bOnly" ? " disagree" : ""),
-        "data-cell": key, title: key + ": click to show these rows", text: show(matrix[key])});
+        "data-cell": key, title: key + " (" + names.a + reads[0] + " / " + names.b + reads[1] +
+        "): click to show these rows", text: show(matrix[key])});
       td.addEventListener("click", () => {
         state.filter = state.filter === key ? null : key;
         state.page = 0;
@@ -268,8 +284,8 @@ table.matrix td.disagree { color: #a3330f; }
       cells[key] = td;
       return td;
     }
-    table.append(el("tr", {}, [el("th", {text: "a true"}), cell("bothPass"), cell("aOnly")]));
-    table.append(el("tr", {}, [el("th", {text: "a false"}), cell("bOnly"), cell("bothFail")]));
+    table.append(el("tr", {}, [el("th", {text: names.a + pass}), cell("bothPass"), cell("aOnly")]));
+    table.append(el("tr", {}, [el("th", {text: names.a + fail}), cell("bOnly"), cell("bothFail")]));
     box.append(table);
     box.append(el("p", {class: "muted", text: "bothPass " + show(matrix.bothPass) + ", bothFail " +
       show(matrix.bothFail) + ", aOnly " + show(matrix.aOnly) + ", bOnly " + show(matrix.bOnly) +
@@ -289,11 +305,12 @@ table.matrix td.disagree { color: #a3330f; }
         rowsBox.replaceChildren(heading);
         return;
       }
-      heading.textContent = (state.filter ? state.filter + " rows: " : "Disagreement rows: ") +
+      const side = {aOnly: names.a + " pass / " + names.b + " fail", bOnly: names.a + " fail / " + names.b + " pass"};
+      heading.textContent = (state.filter ? state.filter + (named ? " (" + side[state.filter] + ")" : "") + " rows: " : "Disagreement rows: ") +
         rows.length + " recorded" + (rows.length ? ", showing " + (first + 1) + "\\u2013" + (first + shown.length) : "") +
         (ledger.more ? "; " + ledger.more + " more disagreements were not recorded (--rubric-review-rows)" : "") + ".";
       const table = el("table", {class: "review-rows"});
-      table.append(el("tr", {}, ["#", "ID", "a", "b", "side", "written at", "other fields"].map((t) => el("th", {text: t}))));
+      table.append(el("tr", {}, ["#", "ID", named ? "a (" + names.a + ")" : "a", named ? "b (" + names.b + ")" : "b", "side", "written at", "other fields"].map((t) => el("th", {text: t}))));
       const fragment = document.createDocumentFragment();
       shown.forEach((row, offset) => {
         const fields = el("td", {class: "fields"});

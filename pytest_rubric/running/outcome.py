@@ -28,12 +28,17 @@ MISMATCHED: Outcome = "mismatched"
 CASE_ERROR: Outcome = "case-error"
 
 
-class ReviewRecord(TypedDict):
-    """The rows of a ledger a person should review (an evaluator's ``review``), at most
-    as many as the run keeps, in ledger order, and how many more there were."""
-
+class _ReviewKeys(TypedDict):
     rows: list[JSON]
     more: int
+
+
+class ReviewRecord(_ReviewKeys, total=False):
+    """The rows of a ledger a person should review (an evaluator's ``review``), at most
+    as many as the run keeps, in ledger order, and how many more there were; with the
+    names people read for graders a and b when the case's ``ledger:`` gives them."""
+
+    graders: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,9 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from pytest_rubric.casefiles.ledgermaps import ReadNotes
 from pytest_rubric.casefiles.ledgers import RowReader, read_json, read_json_with_row_lines
+from pytest_rubric.casefiles.ledgerspec import LedgerError
 from pytest_rubric.casefiles.loader import Case, pack
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import RubricInputError
@@ -75,7 +77,7 @@ def run_case(
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
     reviewed = review_limit is not None and evaluator.review is not None
-    ask = _Asking(case, evaluator, source)
+    ask = _Asking(case, evaluator, source, path)
     try:
         answer, evidence = ask.answer()
         # A mapping's answer packed as the case's expected answer is: the same text matches.
@@ -84,9 +86,13 @@ def run_case(
         matched = as_written or _matches(case, answer)
         if evidence is None:
             evidence = ask.explanation()
+        evidence = _with_notes(evidence, ask.notes)
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
             review = _review(ask, review_limit or 0, review_at)  # reviewed: a limit
+    except LedgerError as exc:  # the case's ledger: block does not fit its export
+        problem = escape_controls(str(exc), keep_newlines=True)
+        return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
     except RubricInputError as exc:
         problem = f"the input is not usable: {escape_controls(str(exc), keep_newlines=True)}"
         return CaseOutcome(case, path, name, CASE_ERROR, problems=(problem,))
@@ -144,8 +150,11 @@ class _Asking:
     input file read again), or one copy for them all when the evaluator declares
     ``reads_input_only``."""
 
-    def __init__(self, case: Case, evaluator: Evaluator, source: str) -> None:
+    def __init__(self, case: Case, evaluator: Evaluator, source: str, path: str = "") -> None:
         self.case = case
+        self.path = path
+        #: What reading the case's export found (see ``ledgermaps.ReadNotes``).
+        self.notes: ReadNotes | None = None
         self.evaluator = evaluator
         self.call = _Caller(evaluator, source)
         self._shared: Mapping[str, JSON] | None = None
@@ -165,20 +174,31 @@ class _Asking:
         case = self.case
         if case.input_file is None:
             return self._inline()
-        if case.input_format == ".json":
-            return read_json(case.input_file, case.input_file_display)
-        return {"rows": list(self._reader())}
+        if case.input_format in _WHOLE_INPUTS:
+            return read_json(
+                case.input_file, case.input_file_display, gzipped=case.input_format != ".json"
+            )
+        reader = self._reader()
+        self.notes = reader.notes
+        return {"rows": list(reader)}
 
     def _reader(self) -> RowReader:
         case = self.case
         assert case.input_file is not None
-        return RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
+        reader = RowReader(
+            case.input_file,
+            case.input_file_display,
+            fmt=case.input_format,
+            ledger=case.ledger,
+            case_file=self.path,
+        )
+        return reader
 
     def answer(self) -> tuple[JSON, Evidence | None]:
         """The evaluator's answer (plain JSON), and its evidence where the way it answers
         gives it at once (``judge``, ``stream``, ``tally_blocks``)."""
         case, evaluator, call = self.case, self.evaluator, self.call
-        if case.input_file is not None and case.input_format != ".json":
+        if case.input_file is not None and case.input_format not in _WHOLE_INPUTS:
             if evaluator.tally_blocks is not None:
                 reader = self._reader()
                 pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
@@ -186,6 +206,7 @@ class _Asking:
                     return call.checked(*call.pair("tally_blocks", pair), "tally_blocks")
             if evaluator.stream is not None:
                 reader = self._reader()
+                self.notes = reader.notes
                 pair = call("stream", evaluator.stream, reader, reader.where)
                 return call.checked(*call.pair("stream", pair), "stream")
         data = self._data()
@@ -212,15 +233,18 @@ class _Asking:
         if case.input_file is None:
             lines: Sequence[int] = case.row_lines
             fallback = case.line
-            return self._inline(), lambda index: str(
-                lines[index] if index < len(lines) else fallback
+            return (
+                self._inline(),
+                lambda index: f":{lines[index] if index < len(lines) else fallback}",
             )
-        if case.input_format == ".json":
-            ledger, found = read_json_with_row_lines(case.input_file, case.input_file_display)
-            return ledger, lambda index: str(found[index]) if index < len(found) else ""
+        if case.input_format in _WHOLE_INPUTS:
+            ledger, found = read_json_with_row_lines(
+                case.input_file, case.input_file_display, gzipped=case.input_format != ".json"
+            )
+            return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
         reader = self._reader()
         # The rows streamed, never held whole: an iterable of JSON rows where the list would be.
-        return cast(Mapping[str, JSON], {"rows": reader}), lambda index: str(reader.line)
+        return cast(Mapping[str, JSON], {"rows": reader}), lambda index: reader.place(reader.line)
 
 
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
@@ -232,8 +256,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     ledger, line_of = ask.rows_for_review()
 
     def where(index: int) -> str:
-        line = line_of(index)
-        return f"{at}:{line}" if line else at
+        return f"{at}{line_of(index)}"
 
     rows: list[JSON] = []
     more = 0
@@ -247,7 +270,33 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
             rows.append(_review_row(ask.call, row))
 
     ask.call("review", pick)
-    return {"rows": rows, "more": more}
+    record: ReviewRecord = {"rows": rows, "more": more}
+    graders = None if ask.case.ledger is None else ask.case.ledger.graders
+    if graders is not None:
+        record["graders"] = {"a": graders[0], "b": graders[1]}
+    return record
+
+
+#: The formats that hold the whole input (a mapping), not ledger rows.
+_WHOLE_INPUTS = (".json", ".json.gz")
+
+
+def _with_notes(evidence: Evidence | None, notes: ReadNotes | None) -> Evidence | None:
+    """``evidence`` with what reading the export found: the judgements of other graders
+    among its facts, and a label outside the vocabulary named in its problem (in place
+    of the evaluator's words when they are about that row: they cannot know the
+    vocabulary)."""
+    if notes is None:
+        return evidence
+    facts, outside = notes.facts(), notes.problem()
+    if not facts and (outside is None or evidence is None or evidence.problem is None):
+        return evidence
+    base = evidence or Evidence()
+    problem = base.problem
+    if outside is not None and problem is not None and notes.outside is not None:
+        here = notes.outside[0]
+        problem = outside if problem.startswith(here + " ") else f"{problem}; and {outside}"
+    return Evidence(facts={**base.facts, **facts}, problem=problem)
 
 
 def _review_row(call: _Caller, row: object) -> JSON:

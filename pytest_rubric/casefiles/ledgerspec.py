@@ -1,0 +1,527 @@
+"""A case's ``ledger:`` block: how to read the export its ``input_file`` names.
+
+The names are the format (the SPEC pins them)::
+
+    ledger:
+      id: task_id                  # the column or key holding the case ID
+      a: judge_label               # grader A's label (with rows: per-judgement, A's name)
+      b: editor_label              # grader B's label (with rows: per-judgement, B's name)
+      labels: {PASS: true, FAIL: false}   # the export's words for the two Booleans
+      graders: {a: judge, b: editor}      # how people should read a and b
+      rows: per-judgement          # one row per judgement, with grader: and label:
+      grader: annotator            # with per-judgement: the column naming who judged
+      label: answer                # with per-judgement: the judgement
+
+A key is a path: ``labels.judge`` reaches inside nested JSON, and the list form
+``[labels, judge.v2]`` covers keys that hold a dot. ``labels`` as a mapping maps text
+words; as a list of ``[value, Boolean]`` pairs it maps any JSON scalar exactly as
+YAML types it (``1`` the number, ``'1'`` the text, ``true`` the Boolean).
+
+:func:`read_ledger` turns the block into a :class:`Ledger`, or problems at the
+block's ``line:col``. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.nearest import nearest
+
+Position = tuple[int, int]
+
+LEDGER_KEYS = ("id", "a", "b", "labels", "graders", "rows", "grader", "label")
+PER_ROW = "per-row"
+PER_JUDGEMENT = "per-judgement"
+ROW_FORMS = (PER_ROW, PER_JUDGEMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPath:
+    """A column of a CSV ledger, or a key path into a JSON row: its parts, where it is
+    written in the case file, and how it was written (for messages)."""
+
+    parts: tuple[str, ...]
+    at: Position
+    written: str
+
+    @property
+    def column(self) -> str:
+        """The name of a CSV or Parquet column: the parts joined by dots."""
+        return ".".join(self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """A ``ledger:`` block as read: where each of ``id``, ``a`` and ``b`` is (with
+    ``per-judgement`` rows, ``a`` and ``b`` hold the two graders' names as written in the
+    ``grader`` column: ``a_name`` and ``b_name``), the label vocabulary (each JSON value
+    with the Boolean it means; ``None``: only real booleans are labels), and the names
+    people read for a and b."""
+
+    id: KeyPath
+    a: KeyPath
+    b: KeyPath
+    labels: tuple[tuple[JSON, bool], ...] | None = None
+    graders: tuple[str, str] | None = None
+    per_judgement: bool = False
+    grader: KeyPath | None = None
+    label: KeyPath | None = None
+    a_name: JSON = None
+    b_name: JSON = None
+    labels_at: Position = (0, 0)
+
+    def vocabulary(self) -> str:
+        """The labels as people read them: ``PASS (true), FAIL (false)``."""
+        if self.labels is None:
+            return "true and false (real booleans)"
+        return ", ".join(
+            f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
+            for value, meaning in self.labels
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        """The block as plain JSON, for the case cache (read back by :func:`from_json`)."""
+
+        def path(key: KeyPath | None) -> JSON:
+            return None if key is None else [list(key.parts), list(key.at), key.written]
+
+        return {
+            "id": path(self.id),
+            "a": path(self.a),
+            "b": path(self.b),
+            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
+            "graders": None if self.graders is None else list(self.graders),
+            "per_judgement": self.per_judgement,
+            "grader": path(self.grader),
+            "label": path(self.label),
+            "a_name": self.a_name,
+            "b_name": self.b_name,
+            "labels_at": list(self.labels_at),
+        }
+
+
+def from_json(value: Any) -> Ledger:
+    """The :class:`Ledger` :meth:`Ledger.to_json` wrote; ``TypeError`` or ``ValueError``
+    for anything else (the cache entry is then not used)."""
+
+    def path(item: Any) -> KeyPath | None:
+        if item is None:
+            return None
+        parts, (line, col), written = item
+        if not parts or not all(type(part) is str and part for part in parts):
+            raise ValueError("a key path of text parts")
+        if type(written) is not str or type(line) is not int or type(col) is not int:
+            raise TypeError("a key path's place")
+        return KeyPath(tuple(parts), (line, col), written)
+
+    def required(item: Any) -> KeyPath:
+        key = path(item)
+        if key is None:
+            raise TypeError("id, a and b are always given")
+        return key
+
+    labels = value["labels"]
+    graders = value["graders"]
+    line, col = value["labels_at"]
+    if type(value["per_judgement"]) is not bool:
+        raise TypeError("per_judgement is a boolean")
+    return Ledger(
+        id=required(value["id"]),
+        a=required(value["a"]),
+        b=required(value["b"]),
+        labels=None if labels is None else tuple((v, _boolean(m)) for v, m in labels),
+        graders=None if graders is None else (_name(graders[0]), _name(graders[1])),
+        per_judgement=value["per_judgement"],
+        grader=path(value["grader"]),
+        label=path(value["label"]),
+        a_name=value["a_name"],
+        b_name=value["b_name"],
+        labels_at=(int(line), int(col)),
+    )
+
+
+def _boolean(value: Any) -> bool:
+    if type(value) is not bool:
+        raise TypeError("a label means a boolean")
+    return value
+
+
+def _name(value: Any) -> str:
+    if type(value) is not str:
+        raise TypeError("a grader's name is text")
+    return value
+
+
+#: ``problem(position, message)``: report a problem of the block.
+Report = Callable[[Position, str], None]
+
+
+def read_ledger(
+    block: JSON,
+    at: Position,
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    items: Mapping[int, Sequence[Position]],
+    problem: Report,
+    *,
+    fmt: str,
+) -> Ledger | None:
+    """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
+    reporting each problem through ``problem``. ``at`` is where the value starts;
+    ``keys`` and ``items`` are the loader's positions (``Spans.keys``/``Spans.items``);
+    ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV can hold."""
+    if not isinstance(block, dict):
+        problem(
+            at,
+            f"'ledger' must be a mapping, not {describe(block)}; write e.g. "
+            "'ledger: {id: task_id, a: judge_label, b: editor_label}'",
+        )
+        return None
+    places = keys.get(id(block), {})
+    problems: list[tuple[Position, str]] = []
+
+    def refuse(where: Position, message: str) -> None:
+        problems.append((where, message))
+
+    def key_at(key: str) -> Position:
+        return places.get(key, (at, at))[0]
+
+    def value_at(key: str) -> Position:
+        return places.get(key, (at, at))[1]
+
+    for key in block:
+        if key not in LEDGER_KEYS:
+            close = nearest(key, LEDGER_KEYS)
+            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(LEDGER_KEYS)}"
+            refuse(key_at(key), f"'{escape_controls(key)}' is not a ledger key; {hint}")
+    rows = block.get("rows", PER_ROW)
+    if rows not in ROW_FORMS:
+        refuse(
+            value_at("rows"),
+            f"ledger 'rows' is {describe(rows)}; write 'rows: per-judgement' for one row per "
+            "judgement, or leave it out for one row per case",
+        )
+        rows = PER_ROW
+    per_judgement = rows == PER_JUDGEMENT
+    csv_like = fmt.removesuffix(".gz") == ".csv"
+
+    def path(key: str, default: str | None) -> KeyPath | None:
+        if key not in block:
+            if default is None:
+                return None
+            return KeyPath((default,), at, default)
+        return _key_path(block[key], key, value_at(key), items, refuse, csv_like)
+
+    if per_judgement:
+        for key in ("grader", "label", "a", "b"):
+            if key not in block:
+                refuse(
+                    at,
+                    f"a 'rows: per-judgement' ledger needs '{key}:' "
+                    + {
+                        "grader": "(the column naming who judged)",
+                        "label": "(the column holding the judgement)",
+                        "a": "(grader A's name, as the grader column writes it)",
+                        "b": "(grader B's name, as the grader column writes it)",
+                    }[key],
+                )
+    else:
+        for key in ("grader", "label"):
+            if key in block:
+                refuse(
+                    key_at(key),
+                    f"'{key}' is read only with 'rows: per-judgement' (one row per "
+                    "judgement); add that, or remove it",
+                )
+    case_id = path("id", "id")
+    grader = path("grader", None) if per_judgement else None
+    label = path("label", None) if per_judgement else None
+    a_name: JSON = None
+    b_name: JSON = None
+    if per_judgement:
+        a_name, b_name = block.get("a"), block.get("b")
+        for key, name in (("a", a_name), ("b", b_name)):
+            if key in block and (type(name) is not str or not name):
+                refuse(
+                    value_at(key),
+                    f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                    f"column writes it, not {describe(name)}; quote it if it is a number",
+                )
+        if type(a_name) is str and a_name == b_name:
+            refuse(value_at("b"), f"a and b name the same grader {a_name!r}; name two graders")
+        a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
+        b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
+    else:
+        a = path("a", "a")
+        b = path("b", "b")
+    labels = _labels(block, value_at("labels"), keys, items, refuse, csv_like)
+    graders = _graders(block, key_at, value_at, keys, refuse)
+    if problems:
+        for where, message in problems:
+            problem(where, message)
+        return None
+    assert case_id is not None
+    assert a is not None
+    assert b is not None
+    return Ledger(
+        id=case_id,
+        a=a,
+        b=b,
+        labels=labels,
+        graders=graders,
+        per_judgement=per_judgement,
+        grader=grader,
+        label=label,
+        a_name=a_name,
+        b_name=b_name,
+        labels_at=value_at("labels"),
+    )
+
+
+def _key_path(
+    value: JSON,
+    key: str,
+    at: Position,
+    items: Mapping[int, Sequence[Position]],
+    refuse: Report,
+    csv_like: bool,
+) -> KeyPath | None:
+    example = f"'{key}: task_id', '{key}: labels.judge' or '{key}: [labels, judge.v2]'"
+    if isinstance(value, str):
+        if not value:
+            refuse(at, f"ledger '{key}' is empty; name a column or key, e.g. {example}")
+            return None
+        if csv_like:  # a CSV column is one name, dots and all
+            return KeyPath((value,), at, value)
+        parts = tuple(value.split("."))
+        if not all(parts):
+            refuse(
+                at,
+                f"ledger '{key}' {escape_controls(repr(value))} has an empty part between "
+                "its dots; write the key path as its keys joined by single dots, or as a "
+                f"list ('{key}: [outer, key.with.dots]') for keys that hold a dot",
+            )
+            return None
+        return KeyPath(parts, at, value)
+    if isinstance(value, list):
+        positions = items.get(id(value), ())
+        if not value:
+            refuse(at, f"ledger '{key}' is an empty list; name a column or key, e.g. {example}")
+            return None
+        for index, part in enumerate(value):
+            if not isinstance(part, str) or not part:
+                refuse(
+                    positions[index] if index < len(positions) else at,
+                    f"ledger '{key}' part {index + 1} is {describe(part)}; each part of a key "
+                    "path is a key's text, not empty",
+                )
+                return None
+        parts = tuple(str(part) for part in value)
+        if csv_like and len(parts) > 1:
+            refuse(
+                at,
+                f"ledger '{key}' is a key path of {len(parts)} keys, but a .csv ledger has "
+                "flat columns; name the column as its header writes it",
+            )
+            return None
+        return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
+    refuse(at, f"ledger '{key}' must name a column or key, not {describe(value)}; write {example}")
+    return None
+
+
+def _labels(
+    block: dict[str, JSON],
+    at: Position,
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    items: Mapping[int, Sequence[Position]],
+    refuse: Report,
+    csv_like: bool,
+) -> tuple[tuple[JSON, bool], ...] | None:
+    if "labels" not in block:
+        return None
+    value = block["labels"]
+    pairs: list[tuple[JSON, bool, Position]] = []
+    if isinstance(value, dict):
+        places = keys.get(id(value), {})
+        for word, meaning in value.items():
+            word_at, meaning_at = places.get(word, (at, at))
+            if type(meaning) is not bool:
+                refuse(
+                    meaning_at,
+                    f"label {escape_controls(repr(word))} means {describe(meaning)}; each word "
+                    "of 'labels' means true or false, e.g. 'labels: {PASS: true, FAIL: false}'",
+                )
+                return None
+            pairs.append((word, meaning, word_at))
+    elif isinstance(value, list):
+        positions = items.get(id(value), ())
+        for index, pair in enumerate(value):
+            item_at = positions[index] if index < len(positions) else at
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or type(pair[1]) is not bool
+                or isinstance(pair[0], (dict, list))
+            ):
+                refuse(
+                    item_at,
+                    f"labels item {index + 1} is {describe(pair)}; each item is a pair of a "
+                    "label as the export holds it and the Boolean it means, e.g. "
+                    "'labels: [[1, true], [0, false]]'",
+                )
+                return None
+            pairs.append((pair[0], pair[1], item_at))
+    else:
+        refuse(
+            at,
+            f"'labels' must be a mapping of words or a list of pairs, not {describe(value)}; "
+            "write e.g. 'labels: {PASS: true, FAIL: false}' or 'labels: [[1, true], [0, false]]'",
+        )
+        return None
+    seen: dict[tuple[str, JSON], tuple[bool, Position]] = {}
+    for label, meaning, where in pairs:
+        if csv_like and not isinstance(label, str):
+            refuse(
+                where,
+                f"label {show(label)} is not text, but every cell of a .csv ledger is text; "
+                f"write it quoted ('{show(label)}')",
+            )
+            return None
+        key = _label_key(label)
+        if key in seen:
+            before, first = seen[key]
+            if before != meaning:
+                refuse(
+                    where,
+                    f"label {escape_controls(show(label))} means both true (line "
+                    f"{first[0] if before else where[0]}) and false (line "
+                    f"{where[0] if before else first[0]}); give each label one meaning",
+                )
+            else:
+                refuse(where, f"label {escape_controls(show(label))} is given twice; keep one")
+            return None
+        seen[key] = (meaning, where)
+    meanings = {meaning for _, meaning, _ in pairs}
+    for needed in (True, False):
+        if needed not in meanings:
+            word = "true" if needed else "false"
+            refuse(
+                at,
+                f"'labels' gives no label for {word}; name the export's words for both "
+                "Booleans, e.g. 'labels: {PASS: true, FAIL: false}'",
+            )
+            return None
+    return tuple((label, meaning) for label, meaning, _ in pairs)
+
+
+def _label_key(value: JSON) -> tuple[str, JSON]:
+    """A label as a key that tells JSON values apart as JSON does: ``true`` is not ``1``,
+    ``1`` is ``1.0``, ``'1'`` is neither."""
+    if type(value) is bool:
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if value is None:
+        return ("null", None)
+    return ("text", value)
+
+
+def label_lookup(ledger: Ledger) -> Callable[[object], bool | None]:
+    """What a label value means under ``ledger``'s vocabulary: ``True``, ``False``, or
+    ``None`` for a value outside it (a missing label too). Exact: no case folding, no
+    trimming, ``true`` is not ``1``."""
+    labels = ledger.labels
+    if labels is None:
+        return lambda value: value if type(value) is bool else None
+    words: dict[str, bool] = {}
+    others: dict[tuple[str, JSON], bool] = {}
+    for label, meaning in labels:
+        if type(label) is str:
+            words[label] = meaning
+        else:
+            others[_label_key(label)] = meaning
+    if not others:
+        get = words.get
+
+        def text_only(value: object) -> bool | None:
+            return get(value) if type(value) is str else None
+
+        return text_only
+
+    def typed(value: object) -> bool | None:
+        if type(value) is str:
+            return words.get(value)
+        if value is None or type(value) in (bool, int, float):
+            return others.get(_label_key(value))  # type: ignore[arg-type]
+        return None
+
+    return typed
+
+
+def _graders(
+    block: dict[str, JSON],
+    key_at: Callable[[str], Position],
+    value_at: Callable[[str], Position],
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    refuse: Report,
+) -> tuple[str, str] | None:
+    if "graders" not in block:
+        return None
+    value = block["graders"]
+    if not isinstance(value, dict):
+        refuse(
+            value_at("graders"),
+            f"'graders' must be a mapping, not {describe(value)}; write e.g. "
+            "'graders: {a: judge, b: editor}'",
+        )
+        return None
+    places = keys.get(id(value), {})
+    for key in value:
+        if key not in ("a", "b"):
+            refuse(
+                places.get(key, (value_at("graders"),))[0],
+                f"'graders' names a and b only, not {escape_controls(repr(key))}; write "
+                "'graders: {a: NAME, b: NAME}' (a and b stay a and b in the answer)",
+            )
+            return None
+    names = []
+    for key in ("a", "b"):
+        name = value.get(key)
+        if not isinstance(name, str) or not name.strip() or escape_controls(name) != name:
+            where = places[key][1] if key in places else value_at("graders")
+            refuse(
+                where,
+                f"'graders' needs a name for {key} as text people read"
+                + ("" if key not in value else f", not {describe(name)}")
+                + "; write e.g. 'graders: {a: judge, b: editor}'",
+            )
+            return None
+        names.append(name)
+    if names[0] == names[1]:
+        refuse(value_at("graders"), f"'graders' gives a and b one name {names[0]!r}; name each")
+        return None
+    return names[0], names[1]
+
+
+class LedgerError(RubricInputError):
+    """A ``ledger:`` block the export does not fit (a column its header lacks): a problem
+    of the case, its message starting with the block's ``path:line:col``."""
+
+
+def header_problem(
+    case_file: str, key: str, path: KeyPath, header: Sequence[str], display: str, what: str
+) -> LedgerError:
+    """The error for ledger ``key`` naming a column ``header`` lacks: the header, and the
+    nearest name in it."""
+    column = path.column
+    close = nearest(column, [name for name in header if isinstance(name, str)])
+    hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
+    shown = ", ".join(escape_controls(str(name)) for name in header) or "no columns"
+    return LedgerError(
+        f"{case_file}:{path.at[0]}:{path.at[1]}: ledger '{key}' names the column "
+        f"{escape_controls(repr(column))}, which {display}'s {what} does not have (it has "
+        f"{shown}); {hint}"
+    )

@@ -1,0 +1,220 @@
+"""Ledger rows from a ``.parquet`` export, through the optional extra
+``pytest-rubric[parquet]`` (pyarrow).
+
+The file is read in record batches holding only the mapped columns (``id``, ``a``,
+``b``, or ``id``, ``grader``, ``label``), so memory stays bounded by a batch whatever
+the file's size; the export's other columns are not read, so Parquet rows carry no
+review fields. A row is named ``file#row N`` (N from 1). This module imports pyarrow
+only when a case reads a Parquet file; it does not import pytest.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol, overload
+
+from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
+
+
+class RowReader(Protocol):
+    """What is read of :class:`pytest_rubric.casefiles.ledgers.RowReader`; ``line`` is set
+    to the number of the row just read."""
+
+    path: Path
+    display: str
+    ledger: Ledger | None
+    case_file: str
+    line: int
+
+
+#: Rows a record batch holds.
+BATCH_ROWS = 65_536
+EXTRA = "pip install 'pytest-rubric[parquet]'"
+#: JavaScript's whitespace (``String.prototype.trim``), as the agreement evaluator takes it.
+_JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _pyarrow(display: str) -> tuple[Any, Any, Any]:
+    try:
+        import pyarrow
+        import pyarrow.compute
+        import pyarrow.parquet
+    except ImportError:
+        raise RubricInputError(
+            f"{display}: reading a .parquet ledger needs pyarrow, which is not installed; "
+            f"install it with: {EXTRA}"
+        ) from None
+    return pyarrow, pyarrow.parquet, pyarrow.compute
+
+
+def _columns(reader: RowReader, schema_names: list[str]) -> list[str]:
+    """The top-level columns to read, each checked against the file's schema."""
+    ledger = reader.ledger
+    if ledger is None:
+        wanted = [("id", "id"), ("a", "a"), ("b", "b")]
+        missing = [name for _, name in wanted if name not in schema_names]
+        if missing:
+            raise RubricInputError(
+                f"{reader.display}: the file has no column {missing[0]!r} (it has "
+                f"{', '.join(schema_names)}); name the columns id, a and b, or say which "
+                "columns hold them under 'ledger:'"
+            )
+        return [name for _, name in wanted]
+    paths = (
+        [("id", ledger.id), ("grader", ledger.grader), ("label", ledger.label)]
+        if ledger.per_judgement
+        else [("id", ledger.id), ("a", ledger.a), ("b", ledger.b)]
+    )
+    columns: list[str] = []
+    for key, path in paths:
+        assert path is not None
+        top = path.parts[0]
+        if top not in schema_names:
+            raise header_problem(
+                reader.case_file, key, path, schema_names, reader.display, "schema"
+            )
+        if top not in columns:
+            columns.append(top)
+    return columns
+
+
+def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
+    pyarrow, parquet, compute = _pyarrow(reader.display)
+    try:
+        file = parquet.ParquetFile(reader.path)
+    except (OSError, pyarrow.ArrowException) as exc:
+        raise RubricInputError(
+            f"{reader.display}: not a Parquet file pyarrow can read ({exc}); check the export"
+        ) from None
+    names = list(file.schema_arrow.names)
+    return file, _columns(reader, names), pyarrow, compute
+
+
+def parquet_rows(reader: RowReader) -> Iterator[JSON]:
+    """Each row of the export as a mapping of its mapped top-level columns (nested
+    structs as mappings), with ``reader.line`` set to its row number."""
+    file, columns, pyarrow, _ = _open(reader)
+    number = 0
+    try:
+        for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=columns):
+            for row in batch.to_pylist():
+                number += 1
+                reader.line = number
+                yield {key: _json(value) for key, value in row.items()}
+    except (OSError, pyarrow.ArrowException) as exc:
+        raise RubricInputError(
+            f"{reader.display}#row {number + 1}: cannot be read ({exc}); check the export"
+        ) from None
+
+
+def _json(value: object) -> JSON:
+    """A Parquet value as JSON: a type JSON has no word for (a timestamp, bytes, a
+    decimal) becomes a mapping naming it, which is neither text nor a boolean."""
+    if value is None or type(value) in (str, bool, int, float):
+        return value  # type: ignore[return-value]
+    if type(value) is dict:
+        return {str(key): _json(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_json(item) for item in value]
+    return {"parquet value": type(value).__name__}
+
+
+def parquet_label_blocks(reader: RowReader) -> Iterator[LabelBlock | None]:
+    """The rows as :class:`LabelBlock` blocks, a record batch each, when the file is the
+    plain case: columns ``id``, ``a`` and ``b`` (no ``ledger:`` block), text IDs without
+    nulls in strictly increasing order, none empty or starting with whitespace, and
+    boolean labels without nulls. ``None`` otherwise (the rows are then read one at a
+    time). The checks run in Arrow; the IDs are turned into Python text only where the
+    answer needs them (the disagreements), or when a later block is out of order."""
+    try:
+        file, columns, pyarrow, compute = _open(reader)
+    except RubricInputError:
+        yield None
+        return
+    boolean = pyarrow.bool_()
+    texts = (pyarrow.string(), pyarrow.large_string())
+    try:
+        for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=columns):
+            ids, a, b = (batch.column(name) for name in columns)
+            if (
+                ids.type not in texts
+                or a.type != boolean
+                or b.type != boolean
+                or ids.null_count
+                or a.null_count
+                or b.null_count
+            ):
+                yield None
+                return
+            rows = len(ids)
+            if rows == 0:
+                continue
+            if (
+                rows > 1
+                and not compute.all(compute.less(ids.slice(0, rows - 1), ids.slice(1))).as_py()
+            ):
+                yield None
+                return
+            lazy = _ArrowTexts(ids)
+            if _any_blank_start(lazy):
+                yield None
+                return
+            both = compute.sum(compute.and_(a, b)).as_py() or 0
+            a_count = compute.sum(a).as_py() or 0
+            b_count = compute.sum(b).as_py() or 0
+            differ = compute.not_equal(a, b)
+            pairs = (both, rows - a_count - b_count + both, a_count - both, b_count - both)
+            yield LabelBlock(lazy, pairs, compute.filter(ids, differ).to_pylist(), checked=True)
+    except (OSError, pyarrow.ArrowException):
+        yield None
+
+
+def _any_blank_start(ids: Sequence[str]) -> bool:
+    """Whether any of ``ids`` (strictly increasing) is empty or starts with JavaScript
+    whitespace: found by bisection, as the IDs starting with one character are
+    consecutive in sorted order."""
+    if ids[0] == "":
+        return True
+    for char in _JS_WHITESPACE:
+        at = bisect.bisect_left(ids, char)
+        if at < len(ids) and ids[at].startswith(char):
+            return True
+    return False
+
+
+class _ArrowTexts(Sequence[str]):
+    """An Arrow array of text as a sequence of ``str``, each item read when asked for,
+    and all of them at once when iterated."""
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            items: list[str] = self.array.to_pylist()
+            return items[index]
+        if index < 0:
+            index += len(self.array)
+        if not 0 <= index < len(self.array):
+            raise IndexError(index)
+        item: str = self.array[index].as_py()
+        return item
+
+    def __iter__(self) -> Iterator[str]:
+        items: list[str] = self.array.to_pylist()
+        return iter(items)
