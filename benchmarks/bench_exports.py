@@ -1,0 +1,345 @@
+"""Reading label exports (``ledger:`` blocks, Parquet) against a floor, side by side in one run.
+
+    python benchmarks/bench_exports.py [--repeats 5] [--rows 1000000] [--only NAME ...]
+
+Each measure writes its export and a case file (``evaluator: agreement``, one case
+whose ``expected`` is the exact answer, computed while writing the data) into a
+temporary folder, untimed. Then it runs each side once untimed (the file cache warm,
+as a rerun finds it) and ``--repeats`` pairs, alternating plugin / floor, each run in a
+fresh Python process, so that noise from other work on the machine hits both sides of
+a pair alike. It prints the median of the per-pair ratios (plugin / floor).
+
+Only the work is timed, in CPU time (``time.process_time``) inside the child: from just
+before the plugin's ``load_case_file`` to just after ``run_case`` returns, the case run
+exactly as the plugin's items run it, without pytest; on the floor's side, the reading
+and counting alone. Imports come first and are not counted on either side, so neither
+the interpreter's start-up nor pytest's is in the figures (nor importing pyarrow). The
+case file's load (its YAML, ``expected`` listing every disagreement ID) is part of the
+plugin's time, and shown apart as ``load``. The plugin's child checks that the case
+*matched*: a run that ends in a mismatch or a case error measures another path, so the
+benchmark stops with the child's problems and exit status 1.
+
+Peak memory is each child's ``ru_maxrss`` (``resource.getrusage(RUSAGE_SELF)``) in
+MiB, the largest over its side's runs; it includes the interpreter and the imports, so
+it is not the work's alone, but both sides' are measured alike.
+
+- ``mapped-csv``: a ``--rows``-row CSV ``task_id,judge_label,editor_label`` with the
+  words PASS/FAIL, read through ``ledger: {id: task_id, a: judge_label, b: editor_label,
+  labels: {PASS: true, FAIL: false}}`` / ``csv.reader`` over the file and a count of the
+  label pairs in a dict, as ``CSV_FLOOR`` in ``bench_cost.py`` (target 1.5x);
+- ``long-csv``: one row per judgement, ``example_id,annotator,answer``, two judgements
+  (alice, bob) per case on adjacent lines, ``--rows`` cases (twice as many rows), read
+  through ``ledger: {rows: per-judgement, ...}`` / the same ``csv.reader`` and count
+  over all its rows (target 2.5x);
+- ``parquet``: a ``--rows``-row Parquet file (columns ``id``, ``a``, ``b``; no
+  ``ledger:`` block) / ``pyarrow.parquet.read_table`` of those columns and its
+  ``num_rows`` (target 2x); skipped, saying so, when pyarrow is not importable.
+
+In every export the IDs increase row by row, about 70% of a's labels are true, and b
+agrees with a about 80% of the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import functools
+import importlib.util
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: The plugin's side: argv is the case file, then ``parquet`` when the export is one.
+OURS_CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+
+from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.evaluators.builtin import AGREEMENT
+from pytest_rubric.running.runner import run_case
+
+if sys.argv[2:] == ["parquet"]:  # imported by the floor's side before its clock starts too
+    import pyarrow, pyarrow.compute, pyarrow.parquet
+    import pytest_rubric.casefiles.parquet
+
+path = Path(sys.argv[1])
+start = time.process_time()
+case_file = load_case_file(path, path.name, root=path.parent)
+loaded = time.process_time()
+(case,) = case_file.cases
+outcome = run_case(case, AGREEMENT, path=path.name, source="built in")
+end = time.process_time()
+if outcome.outcome != "matched":
+    print(f"the case was {outcome.outcome}, not matched:", file=sys.stderr)
+    for problem in outcome.problems:
+        print(problem, file=sys.stderr)
+    if outcome.evaluated:
+        print("differing keys:", outcome.differing_keys(), file=sys.stderr)
+    sys.exit(1)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"cpu": end - start, "load": loaded - start, "peak_kib": peak}))
+"""
+#: The floor for a CSV export: ``csv.reader`` and a count of each row's two last cells.
+CSV_FLOOR_CHILD = """
+import csv, json, resource, sys, time
+
+start = time.process_time()
+counts = {}
+with open(sys.argv[1], encoding="utf-8", newline="") as stream:
+    reader = csv.reader(stream)
+    next(reader)
+    for case_id, a, b in reader:
+        key = (a, b)
+        counts[key] = counts.get(key, 0) + 1
+rows = sum(counts.values())
+end = time.process_time()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
+"""
+#: The floor for a Parquet export: the three columns read into a table.
+PARQUET_FLOOR_CHILD = """
+import json, resource, sys, time
+import pyarrow, pyarrow.compute, pyarrow.parquet
+
+start = time.process_time()
+table = pyarrow.parquet.read_table(sys.argv[1], columns=["id", "a", "b"])
+rows = table.num_rows
+end = time.process_time()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
+"""
+
+
+@dataclass
+class Run:
+    cpu: float  # the child's own CPU seconds for the work
+    load: float  # of which loading the case file (the plugin's side only)
+    peak_mib: float
+
+
+@dataclass
+class Measure:
+    name: str
+    ours: Callable[[], Run]
+    floor: Callable[[], Run]
+    target: float
+
+
+class Answer:
+    """The agreement evaluator's exact answer, tallied while the export is written."""
+
+    def __init__(self) -> None:
+        self.cells = {"bothPass": 0, "bothFail": 0, "aOnly": 0, "bOnly": 0}
+        self.disagreements: list[str] = []
+
+    def add(self, case_id: str, a: bool, b: bool) -> None:
+        self.cells["bothPass" if a and b else "aOnly" if a else "bOnly" if b else "bothFail"] += 1
+        if a != b:
+            self.disagreements.append(case_id)
+
+    def expected(self) -> dict[str, Any]:
+        cells = self.cells
+        return {
+            "matrix": cells,
+            "agreement": cells["bothPass"] + cells["bothFail"],
+            "total": sum(cells.values()),
+            "disagreements": self.disagreements,
+        }
+
+
+def labels(rows: int, seed: int) -> list[tuple[str, bool, bool]]:
+    """``rows`` cases in increasing ID order: about 70% of a's labels true, b agreeing
+    with a about 80% of the time."""
+    rng = random.Random(seed)
+    cases = []
+    for n in range(1, rows + 1):
+        a = rng.random() < 0.7
+        b = a if rng.random() < 0.8 else not a
+        cases.append((f"task-{n:07d}", a, b))
+    return cases
+
+
+def write_case_file(folder: Path, input_file: str, ledger: str | None, answer: Answer) -> Path:
+    """The one-case file; ``expected`` as one line of JSON (a YAML flow mapping)."""
+    path = folder / "export.rubric.yaml"
+    block = f"    ledger: {ledger}\n" if ledger is not None else ""
+    path.write_text(
+        "evaluator: agreement\ncases:\n  - id: export\n"
+        f"    input_file: {input_file}\n{block}"
+        f"    expected: {json.dumps(answer.expected(), separators=(',', ':'))}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def mapped_csv(folder: Path, rows: int) -> tuple[Path, Path]:
+    answer = Answer()
+    word = {True: "PASS", False: "FAIL"}
+    with (folder / "export.csv").open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow(["task_id", "judge_label", "editor_label"])
+        for case_id, a, b in labels(rows, seed=28):
+            writer.writerow([case_id, word[a], word[b]])
+            answer.add(case_id, a, b)
+    ledger = "{id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}"
+    return write_case_file(folder, "export.csv", ledger, answer), folder / "export.csv"
+
+
+def long_csv(folder: Path, rows: int) -> tuple[Path, Path]:
+    answer = Answer()
+    word = {True: "accept", False: "reject"}
+    with (folder / "export.csv").open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow(["example_id", "annotator", "answer"])
+        for index, (case_id, a, b) in enumerate(labels(rows, seed=29)):
+            judgements = [("alice", a), ("bob", b)]
+            if index % 2:  # bob first for every other case
+                judgements.reverse()
+            for grader, label in judgements:
+                writer.writerow([case_id, grader, word[label]])
+            answer.add(case_id, a, b)
+    ledger = (
+        "{rows: per-judgement, id: example_id, grader: annotator, label: answer, "
+        "a: alice, b: bob, labels: {accept: true, reject: false}}"
+    )
+    return write_case_file(folder, "export.csv", ledger, answer), folder / "export.csv"
+
+
+def parquet(folder: Path, rows: int) -> tuple[Path, Path]:
+    import pyarrow
+    import pyarrow.parquet
+
+    answer = Answer()
+    cases = labels(rows, seed=30)
+    for case_id, a, b in cases:
+        answer.add(case_id, a, b)
+    table: Any = pyarrow.table(
+        {
+            "id": pyarrow.array([case_id for case_id, _, _ in cases], pyarrow.string()),
+            "a": pyarrow.array([a for _, a, _ in cases], pyarrow.bool_()),
+            "b": pyarrow.array([b for _, _, b in cases], pyarrow.bool_()),
+        }
+    )
+    pyarrow.parquet.write_table(table, folder / "export.parquet")
+    return write_case_file(folder, "export.parquet", None, answer), folder / "export.parquet"
+
+
+def child(code: str, args: list[str], cwd: Path) -> Run:
+    """One fresh Python process running ``code``: what it measured of itself."""
+    environment = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
+    # A PYTHONPATH given to this script (say, another checkout to compare) reaches every run.
+    if os.environ.get("PYTHONPATH"):
+        environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        print(
+            f"error: a benchmark child exited {done.returncode} in {cwd}:\n"
+            f"{done.stdout[-3000:]}{done.stderr[-3000:]}",
+            file=sys.stderr,
+        )
+        raise SystemExit(1)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return Run(float(result["cpu"]), float(result.get("load", 0.0)), result["peak_kib"] / 1024)
+
+
+def has_pyarrow() -> bool:
+    try:
+        return importlib.util.find_spec("pyarrow") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+NAMES = ("mapped-csv", "long-csv", "parquet")
+#: Each measure: what writes its data, its floor, what the plugin's child is told, its target.
+SETUPS: dict[str, tuple[Callable[[Path, int], tuple[Path, Path]], str, list[str], float]] = {
+    "mapped-csv": (mapped_csv, CSV_FLOOR_CHILD, [], 1.5),
+    "long-csv": (long_csv, CSV_FLOOR_CHILD, [], 2.5),
+    "parquet": (parquet, PARQUET_FLOOR_CHILD, ["parquet"], 2.0),
+}
+
+
+def prepare(name: str, folder: Path, rows: int) -> Measure:
+    """Write the measure's export and case file into ``folder`` (untimed)."""
+    write, floor_code, extra, target = SETUPS[name]
+    started = time.perf_counter()
+    case_file, export = write(folder, rows)
+    print(f"{name}: data written in {time.perf_counter() - started:.1f} s", flush=True)
+    return Measure(
+        name,
+        functools.partial(child, OURS_CHILD, [str(case_file), *extra], folder),
+        functools.partial(child, floor_code, [str(export)], folder),
+        target,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--only", nargs="*", choices=NAMES)
+    options = parser.parse_args()
+    started = time.perf_counter()
+    results: list[tuple[Measure, list[tuple[Run, Run]]]] = []
+    for name in [name for name in NAMES if name in (options.only or NAMES)]:
+        if name == "parquet" and not has_pyarrow():
+            print("parquet: skipped, pyarrow is not importable (pip install pyarrow)")
+            continue
+        # Each measure's data is written, run and dropped before the next one's.
+        with tempfile.TemporaryDirectory(prefix=f"rubric-{name}-") as tmp:
+            measure = prepare(name, Path(tmp), options.rows)
+            measure.ours()  # untimed: the file cache warm, as a rerun finds it
+            measure.floor()
+            pairs = [(measure.ours(), measure.floor()) for _ in range(options.repeats)]
+        results.append((measure, pairs))
+        print(f"{name}: {options.repeats} pairs run", flush=True)
+    print(
+        f"\n{options.repeats} alternating pairs each, fresh processes; CPU seconds of the work "
+        "only (imports not counted); medians of the per-pair ratios ours / floor"
+    )
+    header = (
+        f"  {'measure':<11} {'ours s':>7} {'(load)':>7} {'floor s':>8} {'ratio':>6} "
+        f"{'target':>7}   {'peak MiB ours / floor':>21}  verdict"
+    )
+    print(header)
+    print("  " + "-" * (len(header) - 2))
+    for measure, pairs in results:
+        ratios = [ours.cpu / floor.cpu for ours, floor in pairs]
+        ratio = statistics.median(ratios)
+        ours_cpu = statistics.median(ours.cpu for ours, _ in pairs)
+        load = statistics.median(ours.load for ours, _ in pairs)
+        floor_cpu = statistics.median(floor.cpu for _, floor in pairs)
+        peaks = (
+            f"{max(ours.peak_mib for ours, _ in pairs):.0f} / "
+            f"{max(floor.peak_mib for _, floor in pairs):.0f}"
+        )
+        verdict = "PASS" if ratio <= measure.target else "OVER"
+        print(
+            f"  {measure.name:<11} {ours_cpu:7.2f} {load:7.2f} {floor_cpu:8.2f} {ratio:5.2f}x "
+            f"{'<= ' + str(measure.target) + 'x':>7}   {peaks:>21}  {verdict}"
+        )
+    print()
+    for measure, pairs in results:
+        shown = ", ".join(f"{ours.cpu / floor.cpu:.2f}" for ours, floor in pairs)
+        print(f"  {measure.name:<11} per-pair ratios {shown}")
+    print(f"\ntook {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

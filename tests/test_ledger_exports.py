@@ -1,0 +1,587 @@
+"""``ledger:``: real label exports read as they come (mapped columns, key paths, label
+words, one row per judgement, gzip, Parquet), held to the answer of the same ledger
+written as ``id,a,b``."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_rubric import evaluate_agreement
+from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.evaluators.builtin import AGREEMENT
+from pytest_rubric.running.outcome import CaseOutcome
+from pytest_rubric.running.runner import run_case
+
+try:
+    import pyarrow
+    import pyarrow.parquet
+except ImportError:  # the Parquet tests skip; the message without pyarrow is tested anyway
+    pyarrow = None
+
+needs_pyarrow = pytest.mark.skipif(pyarrow is None, reason="pyarrow (pytest-rubric[parquet])")
+
+
+def run_export(folder: Path, name: str, content: str | bytes, ledger: str | None) -> CaseOutcome:
+    """The outcome of one agreement case reading ``name`` (written with ``content``) as
+    ``ledger`` describes it, with its rows for review kept."""
+    target = folder / name
+    if isinstance(content, bytes):
+        target.write_bytes(content)
+    else:
+        target.write_text(content, encoding="utf-8", newline="")
+    block = "" if ledger is None else f"    ledger: {ledger}\n"
+    case_path = folder / "c.rubric.yaml"
+    case_path.write_text(
+        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n{block}"
+        "    expected: {}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_case_file(case_path, "c.rubric.yaml", root=folder).cases
+    return run_case(
+        case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000, review_at=name
+    )
+
+
+def wide_csv(rows: list[tuple[str, bool, bool]], header: str = "id,a,b", words: Any = None) -> str:
+    words = words or {True: "true", False: "false"}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header.split(","))
+    for case_id, a, b in rows:
+        writer.writerow([case_id, words[a], words[b]])
+    return out.getvalue()
+
+
+def review_rows(outcome: CaseOutcome) -> list[Any]:
+    assert outcome.review is not None
+    return [{key: row[key] for key in ("id", "a", "b", "side")} for row in outcome.review["rows"]]
+
+
+IDS = st.text(st.characters(codec="utf-8", exclude_characters="\r\n\x00"), min_size=0, max_size=6)
+LEDGERS = st.lists(st.tuples(IDS, st.booleans(), st.booleans()), max_size=12)
+
+
+# -- a wide export: mapped columns and label words ----------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=LEDGERS)
+def test_a_mapped_export_answers_as_the_same_ledger_written_as_id_a_b(
+    rows: list[tuple[str, bool, bool]],
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        plain = run_export(Path(folder), "plain.csv", wide_csv(rows), None)
+        mapped = run_export(
+            Path(folder),
+            "mapped.csv",
+            wide_csv(rows, "task_id,judge_label,editor_label", {True: "PASS", False: "FAIL"}),
+            "{id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}",
+        )
+    assert mapped.actual == plain.actual
+    assert mapped.actual == evaluate_agreement(
+        {"rows": [{"id": i, "a": a, "b": b} for i, a, b in rows]}
+    )
+    assert (mapped.evidence is None) == (plain.evidence is None)
+    if plain.evidence is not None and mapped.evidence is not None:
+        assert mapped.evidence.facts == plain.evidence.facts
+        assert (mapped.evidence.problem is None) == (plain.evidence.problem is None)
+    if plain.review is not None:
+        assert review_rows(mapped) == review_rows(plain)
+
+
+def test_the_issues_export_runs_with_its_columns_words_and_extra_column(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "exports").mkdir()
+    (pytester.path / "exports/week-49.csv").write_text(
+        "task_id,judge_label,editor_label,annotator\nx1,PASS,PASS,kim\nx2,PASS,FAIL,lee\n"
+        "x3,FAIL,FAIL,kim\n"
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: week-49\n    input_file: exports/week-49.csv\n"
+        "    ledger:\n      id: task_id\n      a: judge_label\n      b: editor_label\n"
+        "      labels: {PASS: true, FAIL: false}\n      graders: {a: judge, b: editor}\n"
+        "    expected: {matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 2,\n"
+        "               total: 3, disagreements: [x2]}\n",
+    )
+    result = pytester.runpytest("--rubric-report=r.json")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '*bothPass 1, bothFail 1, aOnly 1, bOnly 0; agreement 2/3; disagreements: "x2" '
+            "(a is judge, b is editor)"
+        ]
+    )
+    (record,) = json.loads((pytester.path / "r.json").read_text())["cases"]
+    assert record["actual"]["matrix"] == {"bothPass": 1, "bothFail": 1, "aOnly": 1, "bOnly": 0}
+    assert record["review"]["graders"] == {"a": "judge", "b": "editor"}
+    (row,) = record["review"]["rows"]
+    assert row == {
+        "id": "x2",
+        "a": True,
+        "b": False,
+        "side": "aOnly",
+        "where": "exports/week-49.csv:3",
+        "fields": {"annotator": "lee"},
+    }
+
+
+def test_a_csv_without_a_ledger_block_keeps_extra_columns_as_review_fields(
+    tmp_path: Path,
+) -> None:
+    outcome = run_export(tmp_path, "w.csv", "id,a,b,url\nx,true,false,http://e/x\n", None)
+    assert outcome.actual["disagreements"] == ["x"]  # type: ignore[index,call-overload]
+    assert outcome.review is not None
+    assert outcome.review["rows"][0]["fields"] == {"url": "http://e/x"}  # type: ignore[index,call-overload]
+
+
+@pytest.mark.parametrize(
+    ("cell", "words", "yes", "no"),
+    [
+        ("pass", "{PASS: true, FAIL: false}", "PASS", "FAIL"),  # no case folding
+        ("PASS ", "{PASS: true, FAIL: false}", "PASS", "FAIL"),  # no trimming
+        ("True", "{'true': true, 'false': false}", "true", "false"),  # as Python's csv writes
+        ("", "{PASS: true, FAIL: false}", "PASS", "FAIL"),
+    ],
+)
+def test_a_label_outside_the_vocabulary_is_review_label_naming_row_value_and_labels(
+    tmp_path: Path, cell: str, words: str, yes: str, no: str
+) -> None:
+    outcome = run_export(
+        tmp_path,
+        "w.csv",
+        f"k,j,e\nx1,{yes},{no}\nx2,{cell},{yes}\n",
+        f"{{id: k, a: j, b: e, labels: {words}}}",
+    )
+    assert outcome.actual == {"error": "review-label"}
+    assert outcome.evidence is not None
+    problem = outcome.evidence.problem or ""
+    assert problem.startswith("w.csv:3: the label of a (id 'x2') is "), problem
+    assert json.dumps(cell) in problem
+    assert (
+        f"not one of the ledger's labels: {json.dumps(yes)} (true), {json.dumps(no)} (false)"
+        in problem
+    )
+
+
+def test_python_csv_booleans_read_with_a_declared_vocabulary(tmp_path: Path) -> None:
+    outcome = run_export(
+        tmp_path,
+        "w.csv",
+        "id,a,b\nx1,True,False\nx2,False,False\n",
+        "{labels: {'True': true, 'False': false}}",
+    )
+    assert outcome.outcome == "mismatched"  # expected {} differs: the answer is the matrix
+    assert outcome.actual == evaluate_agreement(
+        {"rows": [{"id": "x1", "a": True, "b": False}, {"id": "x2", "a": False, "b": False}]}
+    )
+
+
+def test_json_labels_are_typed_exactly_one_is_not_true_and_text_one_is_not_one(
+    tmp_path: Path,
+) -> None:
+    ledger = "{labels: [[1, true], [0, false]]}"
+    ok = run_export(tmp_path, "n.jsonl", '{"id":"x","a":1,"b":0.0}\n', ledger)
+    assert ok.actual["matrix"]["aOnly"] == 1  # type: ignore[index,call-overload]
+    for value in ("true", '"1"'):
+        bad = run_export(tmp_path, "n.jsonl", f'{{"id":"x","a":{value},"b":0}}\n', ledger)
+        assert bad.actual == {"error": "review-label"}, value
+    # Without labels, real booleans stay booleans and nothing else is one.
+    plain = run_export(tmp_path, "p.jsonl", '{"id":"x","a":true,"b":1}\n', "{a: a}")
+    assert plain.actual == {"error": "review-label"}
+
+
+def test_nested_keys_and_the_list_form_for_keys_holding_a_dot(tmp_path: Path) -> None:
+    rows = (
+        '{"item": "x1", "labels": {"judge": true, "editor.v2": false}, "url": "u1"}\n'
+        '{"item": "x2", "labels": {"judge": true, "editor.v2": true}}\n'
+    )
+    outcome = run_export(
+        tmp_path, "n.jsonl", rows, "{id: item, a: labels.judge, b: [labels, editor.v2]}"
+    )
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0},
+        "agreement": 1,
+        "total": 2,
+        "disagreements": ["x1"],
+    }
+    assert outcome.review is not None
+    assert outcome.review["rows"][0]["fields"] == {"url": "u1"}  # type: ignore[index,call-overload]
+
+
+@pytest.mark.parametrize(
+    ("row", "error"),
+    [
+        ('{"item": "x", "labels": {"editor": true}}', "review-label"),  # label key missing
+        ('{"item": "x", "labels": "judge", "x": 1}', "review-label"),  # not a mapping on the way
+        ('{"labels": {"judge": true, "editor": true}}', "review-case-identity"),  # no ID
+        ('{"item": {"v": "x"}, "labels": {"judge": true, "editor": true}}', "review-case-identity"),
+    ],
+)
+def test_a_key_path_that_leads_nowhere_is_data_not_a_bad_description(
+    tmp_path: Path, row: str, error: str
+) -> None:
+    outcome = run_export(
+        tmp_path, "n.jsonl", row + "\n", "{id: item, a: labels.judge, b: labels.editor}"
+    )
+    assert outcome.actual == {"error": error}
+
+
+# -- one row per judgement -----------------------------------------------------------------------
+
+LONG = (
+    "{rows: per-judgement, id: example_id, grader: _annotator_id, label: answer, "
+    "a: alice, b: bob, labels: {accept: true, reject: false}}"
+)
+
+
+def long_jsonl(judgements: list[tuple[Any, str, str]]) -> str:
+    return "".join(
+        json.dumps({"example_id": i, "_annotator_id": who, "answer": what}) + "\n"
+        for i, who, what in judgements
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=LEDGERS, seed=st.integers(0, 2**32 - 1), others=st.integers(0, 3))
+def test_a_long_export_shuffled_gives_the_matrix_and_first_judgement_order(
+    rows: list[tuple[str, bool, bool]], seed: int, others: int
+) -> None:
+    words = {True: "accept", False: "reject"}
+    judgements = [(i, "alice", words[a]) for i, a, _ in rows]
+    judgements += [(i, "bob", words[b]) for i, _, b in rows]
+    judgements += [(i, "carol", "accept") for i, _, _ in rows[:others]]
+    random.Random(seed).shuffle(judgements)
+    with tempfile.TemporaryDirectory() as folder:
+        outcome = run_export(Path(folder), "long.jsonl", long_jsonl(judgements), LONG)
+    # The ledger the long export means: one row per case, in first-judgement order.
+    first: dict[str, int] = {}
+    for place, (i, who, _) in enumerate(judgements):
+        if who != "carol":  # judgements by other graders are ignored, in order too
+            first.setdefault(i, place)
+    labels = {}
+    for i, a, b in rows:
+        labels.setdefault(i, []).append((a, b))
+    if len(labels) != len(rows):  # an ID given twice: each grader judged it twice
+        assert outcome.actual == {"error": "review-case-identity"}
+        return
+    ordered = sorted(rows, key=lambda row: first[row[0]])
+    wide = {"rows": [{"id": i, "a": a, "b": b} for i, a, b in ordered]}
+    assert outcome.actual == evaluate_agreement(wide)
+    if others and rows and outcome.evidence is not None and "error" not in outcome.actual:  # type: ignore[operator]
+        assert outcome.evidence.facts["ignored judgements"].startswith(  # type: ignore[union-attr]
+            f"{min(others, len(rows))} by graders other than a and b (carol "
+        )
+
+
+@pytest.mark.parametrize(
+    ("judgements", "expected", "problem"),
+    [
+        pytest.param(
+            [("x", "alice", "accept"), ("x", "alice", "reject"), ("x", "bob", "accept")],
+            "review-case-identity",
+            "repeats",
+            id="a-grader-judges-a-case-twice",
+        ),
+        pytest.param(
+            [("x", "alice", "accept"), ("x", "bob", "accept"), ("x", "bob", "accept")],
+            "review-case-identity",
+            "repeats",
+            id="a-third-judgement",
+        ),
+        pytest.param(
+            [("x", "alice", "accept"), ("y", "alice", "accept"), ("y", "bob", "reject")],
+            "review-label",
+            "has no label b",
+            id="one-grader-only",
+        ),
+        pytest.param(
+            [("x", "alice", "accept"), ("x", "bob", "maybe")],
+            "review-label",
+            "not one of the ledger's labels",
+            id="an-unknown-word",
+        ),
+        pytest.param(
+            [("x", "alice", "accept"), ("", "alice", "accept"), ("", "bob", "accept")],
+            "review-case-identity",
+            "blank",
+            id="a-blank-id",
+        ),
+        pytest.param(
+            [(7, "alice", "accept"), (7, "bob", "accept")],
+            "review-case-identity",
+            "not a string",
+            id="a-number-as-id",
+        ),
+        pytest.param(
+            [(10**40, "alice", "accept"), (10**40, "bob", "accept")],
+            "review-case-identity",
+            "not a string",
+            id="a-huge-integer-as-id",
+        ),
+        pytest.param(
+            [("y", "alice", "maybe"), ("x", "alice", "accept"), ("x", "alice", "accept")],
+            "review-case-identity",
+            "repeats",
+            id="identity-before-labels",
+        ),
+    ],
+)
+def test_identity_and_label_edges_of_a_long_export_give_the_seeds_answer(
+    tmp_path: Path, judgements: list[tuple[Any, str, str]], expected: str, problem: str
+) -> None:
+    outcome = run_export(tmp_path, "long.jsonl", long_jsonl(judgements), LONG)
+    assert outcome.actual == {"error": expected}
+    assert outcome.evidence is not None
+    assert problem in (outcome.evidence.problem or ""), outcome.evidence.problem
+
+
+def test_a_lone_surrogate_as_an_id_is_an_id_like_any_text(tmp_path: Path) -> None:
+    text = '{"example_id": "\\ud800", "_annotator_id": "alice", "answer": "accept"}\n'
+    text += text.replace("alice", "bob").replace('"accept"', '"reject"')
+    outcome = run_export(tmp_path, "long.jsonl", text, LONG)
+    assert outcome.actual == evaluate_agreement({"rows": [{"id": "\ud800", "a": True, "b": False}]})
+
+
+def test_a_long_csv_export_reads_as_the_jsonl_one(tmp_path: Path) -> None:
+    text = "example_id,_annotator_id,answer,text\nx,alice,accept,hello\nx,bob,reject,hello\n"
+    text += "y,bob,accept,\ny,alice,accept,\n"
+    outcome = run_export(tmp_path, "long.csv", text, LONG)
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0},
+        "agreement": 1,
+        "total": 2,
+        "disagreements": ["x"],
+    }
+    assert outcome.review is not None
+    (row,) = outcome.review["rows"]
+    assert row["where"] == "long.csv:2"  # type: ignore[index,call-overload]
+    assert row["fields"] == {"text": "hello"}  # type: ignore[index,call-overload]
+
+
+# -- gzip ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["w.jsonl.gz", "w.csv.gz", "w.json.gz"])
+def test_gzipped_inputs_read_as_their_plain_files(tmp_path: Path, name: str) -> None:
+    rows = [{"id": "x1", "a": True, "b": False}, {"id": "x2", "a": False, "b": False}]
+    text = {
+        "w.jsonl.gz": "".join(json.dumps(row) + "\n" for row in rows),
+        "w.csv.gz": "id,a,b\nx1,true,false\nx2,false,false\n",
+        "w.json.gz": json.dumps({"rows": rows}),
+    }[name]
+    outcome = run_export(tmp_path, name, gzip.compress(text.encode()), None)
+    assert outcome.actual == evaluate_agreement({"rows": rows})
+
+
+def test_a_file_named_gz_that_is_not_gzip_is_a_case_error_saying_so(tmp_path: Path) -> None:
+    outcome = run_export(tmp_path, "w.csv.gz", "id,a,b\n", None)
+    assert outcome.outcome == "case-error"
+    assert "w.csv.gz: not a whole gzip file" in outcome.problems[0]
+
+
+# -- Parquet -------------------------------------------------------------------------------------
+
+
+def parquet_bytes(folder: Path, columns: dict[str, list[Any]]) -> bytes:
+    assert pyarrow is not None
+    target = folder / "made.parquet"
+    pyarrow.parquet.write_table(pyarrow.table(columns), target)
+    return target.read_bytes()
+
+
+@needs_pyarrow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=LEDGERS, sort=st.booleans())
+def test_a_parquet_ledger_answers_as_the_same_rows_in_jsonl(
+    rows: list[tuple[str, bool, bool]], sort: bool
+) -> None:
+    rows = [(i.encode("utf-8", "ignore").decode(), a, b) for i, a, b in rows]
+    if sort:
+        rows = sorted(rows)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        columns = {"id": [r[0] for r in rows], "a": [r[1] for r in rows], "b": [r[2] for r in rows]}
+        if not rows:
+            columns = {
+                "id": pyarrow.array([], pyarrow.string()),
+                "a": pyarrow.array([], pyarrow.bool_()),
+                "b": pyarrow.array([], pyarrow.bool_()),
+            }
+        outcome = run_export(folder, "l.parquet", parquet_bytes(folder, columns), None)
+    expected = evaluate_agreement({"rows": [{"id": i, "a": a, "b": b} for i, a, b in rows]})
+    assert outcome.actual == expected
+    if outcome.review is not None and "error" not in expected:
+        places = [row["where"] for row in outcome.review["rows"]]  # type: ignore[index,call-overload]
+        assert all(place.startswith("l.parquet#row ") for place in places)
+
+
+@needs_pyarrow
+def test_a_parquet_export_reads_only_mapped_columns_with_label_words(tmp_path: Path) -> None:
+    columns = {
+        "task": ["x1", "x2", "x3"],
+        "judge": ["PASS", "PASS", "FAIL"],
+        "editor": ["PASS", "FAIL", "FAIL"],
+        "big": ["z" * 10] * 3,
+    }
+    outcome = run_export(
+        tmp_path,
+        "l.parquet",
+        parquet_bytes(tmp_path, columns),
+        "{id: task, a: judge, b: editor, labels: {PASS: true, FAIL: false}}",
+    )
+    assert outcome.actual["disagreements"] == ["x2"]  # type: ignore[index,call-overload]
+    assert outcome.review is not None
+    assert outcome.review["rows"][0]["where"] == "l.parquet#row 2"  # type: ignore[index,call-overload]
+    missing = run_export(
+        tmp_path, "m.parquet", parquet_bytes(tmp_path, columns), "{id: task, a: juge, b: editor}"
+    )
+    assert missing.outcome == "case-error"
+    assert missing.problems[0].startswith("c.rubric.yaml:5:27: ledger 'a' names the column 'juge'")
+    assert "did you mean 'judge'?" in missing.problems[0]
+
+
+def test_without_pyarrow_a_parquet_case_fails_naming_the_extra(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "l.parquet").write_bytes(b"PAR1 not really")
+    (pytester.path / "w.csv").write_text("id,a,b\nx,true,true\n")
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: pq\n    input_file: l.parquet\n"
+        "    expected: {error: review-label}\n  - id: csv\n    input_file: w.csv\n"
+        "    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1,"
+        " total: 1, disagreements: []}\n",
+    )
+    pytester.makepyfile(
+        conftest="import sys\nfor name in ('pyarrow', 'pyarrow.parquet', 'pyarrow.compute'):\n"
+        "    sys.modules[name] = None\n"
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*the input is not usable: l.parquet: reading a .parquet ledger needs pyarrow, "
+            "which is not installed; install it with: pip install 'pytest-rubric[[]parquet]'"
+        ]
+    )
+    assert "pyarrow" not in sys.modules or sys.modules["pyarrow"] is not None
+
+
+# -- bad descriptions ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        (
+            "{id: task_id, a: judge_lable, b: editor_label}",
+            "c.rubric.yaml:5:30: ledger 'a' names the column 'judge_lable', which w.csv's header "
+            "does not have (it has task_id, judge_label, editor_label); did you mean "
+            "'judge_label'?",
+        ),
+        (
+            "{id: task_id, a: judge_label, b: editor_label, labels: [[PASS, true], [PASS, false]]}",
+            'c.rubric.yaml:5:83: label "PASS" means both true (line 5) and false (line 5); '
+            "give each label one meaning",
+        ),
+        (
+            "{id: task_id, a: judge_label, b: editor_label, graders: {a: judge, c: editor}}",
+            "c.rubric.yaml:5:80: 'graders' names a and b only, not 'c'",
+        ),
+        ("{id: '', a: judge_label, b: editor_label}", "c.rubric.yaml:5:18: ledger 'id' is empty"),
+        (
+            "{id: [task, ''], a: judge_label, b: editor_label}",
+            "c.rubric.yaml:5:25: ledger 'id' part 2 is \"\"",
+        ),
+        ("{idd: task_id}", "c.rubric.yaml:5:14: 'idd' is not a ledger key; did you mean 'id'?"),
+        (
+            "{rows: per-judgement, id: task_id, label: judge_label, a: al, b: bo}",
+            "c.rubric.yaml:5:13: a 'rows: per-judgement' ledger needs 'grader:'",
+        ),
+        (
+            "{labels: {PASS: true}}",
+            "c.rubric.yaml:5:22: 'labels' gives no label for false",
+        ),
+        (
+            "{labels: [[1, true], [0, false]]}",
+            "c.rubric.yaml:5:23: label 1 is not text, but every cell of a .csv ledger is text",
+        ),
+    ],
+)
+def test_a_bad_description_is_a_problem_of_the_case_at_its_line_and_column(
+    tmp_path: Path, block: str, message: str
+) -> None:
+    outcome = run_export(
+        tmp_path,
+        "w.csv",
+        "task_id,judge_label,editor_label\nx,PASS,PASS\n",
+        block,
+    )
+    assert outcome.outcome == "case-error"
+    assert any(problem.startswith(message) for problem in outcome.problems), outcome.problems
+
+
+def test_a_ledger_block_without_input_file_is_a_problem_naming_its_place(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: x\n    input: {rows: []}\n"
+        "    ledger: {id: task_id}\n    expected: {}\n  - id: fine\n    input: {rows: []}\n"
+        "    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 0,"
+        " total: 0, disagreements: []}\n",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*c.rubric.yaml:5:5: 'ledger' says how to read an input file, but the case has no "
+            "'input_file'*"
+        ]
+    )
+
+
+def test_rubric_update_writes_expected_and_leaves_the_ledger_block_and_export_alone(
+    pytester: pytest.Pytester,
+) -> None:
+    export = "task_id,judge_label,editor_label\nx1,PASS,FAIL\n"
+    (pytester.path / "w.csv").write_text(export)
+    block = "    ledger: {id: task_id, a: judge_label, b: editor_label,\n"
+    block += "             labels: {PASS: true, FAIL: false}}  # as the export writes them\n"
+    source = f"evaluator: agreement\ncases:\n  - id: x\n    input_file: w.csv\n{block}"
+    pytester.makefile(".rubric.yaml", c=source)
+    pytester.runpytest("--rubric-update=new").assert_outcomes(passed=1)
+    written = (pytester.path / "c.rubric.yaml").read_text()
+    assert written.startswith(source)
+    assert "disagreements: [x1]" in written
+    assert (pytester.path / "w.csv").read_text() == export
+    pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_a_cached_case_file_keeps_its_ledger_block(pytester: pytest.Pytester) -> None:
+    (pytester.path / "w.csv").write_text("t,j,e\nx1,P,F\n")
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: x\n    input_file: w.csv\n"
+        "    ledger: {id: t, a: j, b: e, labels: {P: true, F: false}, graders: {a: AI, b: me}}\n"
+        "    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 1, bOnly: 0}, agreement: 0,"
+        " total: 1, disagreements: [x1]}\n",
+    )
+    for _ in range(2):  # the second run reads the case file from pytest's cache
+        result = pytester.runpytest("-p", "cacheprovider")
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines(["*(a is AI, b is me)"])
