@@ -7,7 +7,8 @@ whose ``expected`` is the exact answer, computed while writing the data) into a
 temporary folder, untimed. Then it runs each side once untimed (the file cache warm,
 as a rerun finds it) and ``--repeats`` pairs, alternating plugin / floor, each run in a
 fresh Python process, so that noise from other work on the machine hits both sides of
-a pair alike. It prints the median of the per-pair ratios (plugin / floor).
+a pair alike. It prints the median of the per-pair ratios (plugin / floor), the target's verdict
+on it, and, for reference only, the same ratio without the case file's load (``run``).
 
 Only the work is timed, in CPU time (``time.process_time``) inside the child: from just
 before the plugin's ``load_case_file`` to just after ``run_case`` returns, the case run
@@ -19,9 +20,13 @@ plugin's time, and shown apart as ``load``. The plugin's child checks that the c
 *matched*: a run that ends in a mismatch or a case error measures another path, so the
 benchmark stops with the child's problems and exit status 1.
 
-Peak memory is each child's ``ru_maxrss`` (``resource.getrusage(RUSAGE_SELF)``) in
-MiB, the largest over its side's runs; it includes the interpreter and the imports, so
-it is not the work's alone, but both sides' are measured alike.
+Peak memory is each child's peak resident set in MiB, the largest over its side's runs:
+``VmHWM`` from ``/proc/self/status`` where there is one (Linux), else ``ru_maxrss``
+(``resource.getrusage(RUSAGE_SELF)``). On Linux ``ru_maxrss`` is no use here: exec
+carries the parent's peak into the child's figure, so every child would report at least
+this script's own peak (a few hundred MiB after writing the data). Either figure
+includes the interpreter and the imports, so it is not the work's alone, but both
+sides' are measured alike.
 
 - ``mapped-csv``: a ``--rows``-row CSV ``task_id,judge_label,editor_label`` with the
   words PASS/FAIL, read through ``ledger: {id: task_id, a: judge_label, b: editor_label,
@@ -59,9 +64,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+#: Each child's peak resident set, in KiB, prepended to its code. ``ru_maxrss`` alone
+#: would not do on Linux: exec carries the parent's peak over into the child's (the
+#: kernel sets it from the old address space's high-water mark), so every child would
+#: report at least this script's own peak; ``VmHWM`` is the child's address space's own.
+PEAK = """
+import resource
+
+
+def peak_kib():
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+"""
 #: The plugin's side: argv is the case file, then ``parquet`` when the export is one.
 OURS_CHILD = """
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
 
 from pytest_rubric.casefiles.loader import load_case_file
@@ -86,12 +109,12 @@ if outcome.outcome != "matched":
     if outcome.evaluated:
         print("differing keys:", outcome.differing_keys(), file=sys.stderr)
     sys.exit(1)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = peak_kib()
 print(json.dumps({"cpu": end - start, "load": loaded - start, "peak_kib": peak}))
 """
 #: The floor for a CSV export: ``csv.reader`` and a count of each row's two last cells.
 CSV_FLOOR_CHILD = """
-import csv, json, resource, sys, time
+import csv, json, sys, time
 
 start = time.process_time()
 counts = {}
@@ -103,19 +126,19 @@ with open(sys.argv[1], encoding="utf-8", newline="") as stream:
         counts[key] = counts.get(key, 0) + 1
 rows = sum(counts.values())
 end = time.process_time()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = peak_kib()
 print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
 """
 #: The floor for a Parquet export: the three columns read into a table.
 PARQUET_FLOOR_CHILD = """
-import json, resource, sys, time
+import json, sys, time
 import pyarrow, pyarrow.compute, pyarrow.parquet
 
 start = time.process_time()
 table = pyarrow.parquet.read_table(sys.argv[1], columns=["id", "a", "b"])
 rows = table.num_rows
 end = time.process_time()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = peak_kib()
 print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
 """
 
@@ -241,7 +264,7 @@ def child(code: str, args: list[str], cwd: Path) -> Run:
     if os.environ.get("PYTHONPATH"):
         environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code), *args],
+        [sys.executable, "-c", PEAK + textwrap.dedent(code), *args],
         cwd=cwd,
         env=environment,
         capture_output=True,
@@ -311,11 +334,12 @@ def main() -> None:
         print(f"{name}: {options.repeats} pairs run", flush=True)
     print(
         f"\n{options.repeats} alternating pairs each, fresh processes; CPU seconds of the work "
-        "only (imports not counted); medians of the per-pair ratios ours / floor"
+        "only (imports not counted); medians of the per-pair ratios ours / floor; "
+        "(load): of ours, loading the case file; (run): the ratio without it, for reference"
     )
     header = (
         f"  {'measure':<11} {'ours s':>7} {'(load)':>7} {'floor s':>8} {'ratio':>6} "
-        f"{'target':>7}   {'peak MiB ours / floor':>21}  verdict"
+        f"{'target':>7} {'verdict':>7} {'(run)':>6}   {'peak MiB ours / floor':>21}"
     )
     print(header)
     print("  " + "-" * (len(header) - 2))
@@ -329,10 +353,11 @@ def main() -> None:
             f"{max(ours.peak_mib for ours, _ in pairs):.0f} / "
             f"{max(floor.peak_mib for _, floor in pairs):.0f}"
         )
+        run_only = statistics.median((ours.cpu - ours.load) / floor.cpu for ours, floor in pairs)
         verdict = "PASS" if ratio <= measure.target else "OVER"
         print(
             f"  {measure.name:<11} {ours_cpu:7.2f} {load:7.2f} {floor_cpu:8.2f} {ratio:5.2f}x "
-            f"{'<= ' + str(measure.target) + 'x':>7}   {peaks:>21}  {verdict}"
+            f"{'<= ' + str(measure.target) + 'x':>7} {verdict:>7} {run_only:5.2f}x   {peaks:>21}"
         )
     print()
     for measure, pairs in results:
