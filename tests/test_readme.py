@@ -5,7 +5,8 @@ Convention: every ```text block in README.md and in docs/*.md shows output and f
     <!-- output of `python -m pytest ARGS` in PROJECT[, from "FIRST"][ to "LAST"][ on pytest>=X] -->
 
 PROJECT is ``example_project`` (a copy of it is used) or ``demo:NAME``, a small project whose case
-files are in ``DEMOS`` below. The command runs for real in a copy of the project; the block is the
+files are in ``DEMOS`` below (a file's text, its bytes, or a binary file under ``docs/demos/`` to copy;
+a demo in ``NEEDS`` skips where the module it needs is not installed). The command runs for real in a copy of the project; the block is the
 excerpt of its output from the first line containing FIRST through the first line after it
 containing LAST (default: the whole output, or to its end). Timings, the padding of pytest's
 ``===`` lines, session header lines and temporary paths are normalised before comparing. Output
@@ -19,6 +20,8 @@ After a deliberate change of output, refresh every block of every file in one co
 
 from __future__ import annotations
 
+import gzip
+import importlib.util
 import os
 import re
 import shutil
@@ -44,7 +47,10 @@ MARKER = re.compile(
     re.S,
 )
 
-DEMOS: dict[str, dict[str, str]] = {
+#: Binary files of demos that cannot be written inline (Parquet), one folder per demo.
+DEMO_FILES = ROOT / "docs" / "demos"
+
+DEMOS: dict[str, dict[str, str | bytes | Path]] = {
     # "Reading a mismatch": three mismatching cases.
     "mismatch": {
         "rubrics/ledger.rubric.yaml": """\
@@ -139,7 +145,212 @@ cases:
     expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
 """,
     },
+    # "Exports as they come": a CSV export with its own columns, words and an extra column; a word
+    # outside the labels; a misspelt column.
+    "export-csv": {
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-51
+    input_file: exports/week-51.csv
+    ledger:
+      id: task_id
+      a: judge_label
+      b: editor_label
+      labels: {PASS: true, FAIL: false}
+      graders: {a: judge, b: editor}
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}
+      agreement: 2
+      total: 3
+      disagreements: [hl-702]
+
+  - id: week-52
+    input_file: exports/week-52.csv
+    ledger: {id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 1}
+      agreement: 1
+      total: 2
+      disagreements: [hl-802]
+
+  - id: week-53
+    input_file: exports/week-53.csv
+    ledger: {id: task_id, a: judge_lable, b: editor_label, labels: {PASS: true, FAIL: false}}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}
+      agreement: 1
+      total: 1
+      disagreements: []
+""",
+        "rubrics/exports/week-51.csv": "task_id,judge_label,editor_label,annotator\n"
+        "hl-701,PASS,PASS,kim\nhl-702,PASS,FAIL,lee\nhl-703,FAIL,FAIL,kim\n",
+        "rubrics/exports/week-52.csv": "task_id,judge_label,editor_label,annotator\n"
+        "hl-801,PASS,PASS,kim\nhl-802,Fail,PASS,lee\n",
+        "rubrics/exports/week-53.csv": "task_id,judge_label,editor_label\nhl-901,PASS,PASS\n",
+    },
+    # "Exports as they come": slips of a ledger block that --rubric-check names.
+    "export-check": {
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-51
+    input_file: exports/week-51.csv
+    ledger: {idd: task_id, a: judge_label, b: editor_label, graders: {a: judge, c: editor}}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1, total: 1, disagreements: []}
+  - id: week-52
+    input: {rows: [{id: hl-801, a: true, b: true}]}
+    ledger: {id: task_id}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 1, total: 1, disagreements: []}
+""",
+        "rubrics/exports/week-51.csv": "task_id,judge_label,editor_label\nhl-701,true,true\n",
+    },
+    # "Exports as they come": nested JSON keys, a key holding a dot, numbers as labels, and a label
+    # written as text.
+    "export-nested": {
+        "rubrics/scores.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-54
+    input_file: exports/week-54.jsonl
+    ledger:
+      id: task.id
+      a: scores.judge
+      b: [scores, editor.v2]
+      labels: [[1, true], [0, false]]
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}
+      agreement: 2
+      total: 3
+      disagreements: [hl-1002]
+""",
+        "rubrics/exports/week-54.jsonl": (
+            '{"task": {"id": "hl-1001"}, "scores": {"judge": 1, "editor.v2": 1}, "url": "/1001"}\n'
+            '{"task": {"id": "hl-1002"}, "scores": {"judge": 1, "editor.v2": 0}, "url": "/1002"}\n'
+            '{"task": {"id": "hl-1003"}, "scores": {"judge": "0", "editor.v2": 0}, "url": "/1003"}\n'
+        ),
+    },
+    # "Exports as they come": one row per judgement, as Prodigy's db-out writes, with a third grader;
+    # and one where the duty editor has not judged hl-902 yet.
+    "export-judgements": {
+        "rubrics/judgements.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-52
+    input_file: exports/week-52.jsonl
+    ledger:
+      rows: per-judgement
+      id: example_id
+      grader: _annotator_id
+      label: answer
+      a: judge-v3
+      b: duty-editor
+      labels: {accept: true, reject: false}
+      graders: {a: judge, b: editor}
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 0, bOnly: 1}
+      agreement: 2
+      total: 3
+      disagreements: [hl-802]
+
+  - id: week-53
+    input_file: exports/week-53.jsonl
+    ledger: {rows: per-judgement, id: example_id, grader: _annotator_id, label: answer,
+             a: judge-v3, b: duty-editor, labels: {accept: true, reject: false}}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 0}
+      agreement: 1
+      total: 1
+      disagreements: []
+""",
+        "rubrics/exports/week-52.jsonl": (
+            '{"example_id": "hl-801", "_annotator_id": "judge-v3", "answer": "accept"}\n'
+            '{"example_id": "hl-801", "_annotator_id": "duty-editor", "answer": "accept"}\n'
+            '{"example_id": "hl-802", "_annotator_id": "judge-v3", "answer": "reject"}\n'
+            '{"example_id": "hl-803", "_annotator_id": "duty-editor", "answer": "reject"}\n'
+            '{"example_id": "hl-802", "_annotator_id": "duty-editor", "answer": "accept"}\n'
+            '{"example_id": "hl-803", "_annotator_id": "trainee", "answer": "accept"}\n'
+            '{"example_id": "hl-803", "_annotator_id": "judge-v3", "answer": "reject"}\n'
+        ),
+        "rubrics/exports/week-53.jsonl": (
+            '{"example_id": "hl-901", "_annotator_id": "judge-v3", "answer": "accept"}\n'
+            '{"example_id": "hl-902", "_annotator_id": "judge-v3", "answer": "reject"}\n'
+            '{"example_id": "hl-901", "_annotator_id": "trainee", "answer": "reject"}\n'
+            '{"example_id": "hl-901", "_annotator_id": "duty-editor", "answer": "accept"}\n'
+        ),
+    },
+    # "Exports as they come": a gzip'd CSV export (mtime=0, so the bytes are the same every run).
+    "export-gzip": {
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-56
+    input_file: exports/week-56.csv.gz
+    ledger: {id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 0, bOnly: 1}
+      agreement: 1
+      total: 2
+      disagreements: [hl-1102]
+""",
+        "rubrics/exports/week-56.csv.gz": gzip.compress(
+            b"task_id,judge_label,editor_label\nhl-1101,PASS,PASS\nhl-1102,FAIL,PASS\n", mtime=0
+        ),
+    },
+    # "Exports as they come": Parquet, a plain ledger and a mapped export with a word outside its
+    # labels. docs/demos/parquet/ holds the files, written with pyarrow.parquet.write_table:
+    # week-57: {id: [hl-1201..hl-1204], a: [T, T, F, F], b: [T, F, F, T]}; week-58: {task_id:
+    # [hl-1301, hl-1302, hl-1303], judge_label: [PASS, FAIL, pass], editor_label: [PASS, PASS,
+    # FAIL], headline: [three headlines]}.
+    "export-parquet": {
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-57
+    input_file: exports/week-57.parquet
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 1}
+      agreement: 2
+      total: 4
+      disagreements: [hl-1202, hl-1204]
+
+  - id: week-58
+    input_file: exports/week-58.parquet
+    ledger: {id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}
+    expected:
+      matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 1}
+      agreement: 1
+      total: 3
+      disagreements: [hl-1302, hl-1303]
+""",
+        "rubrics/exports/week-57.parquet": DEMO_FILES / "parquet/week-57.parquet",
+        "rubrics/exports/week-58.parquet": DEMO_FILES / "parquet/week-58.parquet",
+    },
+    # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
+    "export-no-pyarrow": {
+        "conftest.py": """\
+import sys
+
+for name in ("pyarrow", "pyarrow.parquet", "pyarrow.compute"):
+    sys.modules[name] = None  # as if pytest-rubric[parquet] were not installed
+""",
+        "rubrics/weeks.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-57
+    input_file: exports/week-57.parquet
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 1}
+      agreement: 2
+      total: 4
+      disagreements: [hl-1202, hl-1204]
+""",
+        "rubrics/exports/week-57.parquet": DEMO_FILES / "parquet/week-57.parquet",
+    },
 }
+
+#: Demos that run only where a module is installed: the Parquet ones need pyarrow.
+NEEDS = {"export-parquet": "pyarrow"}
 
 
 def _name(file: Path) -> str:
@@ -204,7 +415,12 @@ def make_project(project: str, where: Path) -> None:
     if project.startswith("demo:"):
         for name, content in DEMOS[project.removeprefix("demo:")].items():
             (where / name).parent.mkdir(parents=True, exist_ok=True)
-            (where / name).write_text(content)
+            if isinstance(content, Path):
+                shutil.copyfile(content, where / name)
+            elif isinstance(content, bytes):
+                (where / name).write_bytes(content)
+            else:
+                (where / name).write_text(content)
     else:
         shutil.copytree(ROOT / project, where, dirs_exist_ok=True)
 
@@ -255,12 +471,20 @@ def normalise(text: str) -> list[str]:
     return lines
 
 
+def missing(pasted: Pasted) -> str | None:
+    """The module ``pasted``'s demo needs, when it is not installed."""
+    module = NEEDS.get(pasted.project.removeprefix("demo:"))
+    if module is None or importlib.util.find_spec(module) is not None:
+        return None
+    return module
+
+
 def refresh(file: Path) -> int:
     """Rewrite every marked block of ``file`` from a real run; return how many changed."""
     text = file.read_text(encoding="utf-8")
     changed = 0
     for pasted in reversed(pasted_blocks(file, text)):  # from the end, so spans stay valid
-        if version(pytest.__version__) < pasted.pytest_version:
+        if version(pytest.__version__) < pasted.pytest_version or missing(pasted):
             continue
         with tempfile.TemporaryDirectory() as tmp:
             fresh = excerpt(pasted, run(pasted, Path(tmp)))
@@ -295,6 +519,9 @@ def test_a_pasted_output_is_what_a_real_run_prints(pasted: Pasted, tmp_path: Pat
         pytest.skip(
             f"the block shows what pytest>={'.'.join(map(str, pasted.pytest_version))} prints"
         )
+    module = missing(pasted)
+    if module is not None:
+        pytest.skip(f"{pasted.project} needs {module}")
     fresh = excerpt(pasted, run(pasted, tmp_path))
     assert fresh, f"the command printed no line containing {pasted.first!r}"
     if normalise(fresh) != normalise(pasted.block):

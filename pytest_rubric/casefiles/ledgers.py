@@ -20,13 +20,14 @@ import gzip
 import json
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import NoReturn, TextIO, cast
 
+from pytest_rubric.casefiles.exportblocks import JudgementPairs, plain_words, word_block
 from pytest_rubric.casefiles.ledgermaps import ReadNotes, mapped_rows, paired_judgements
 from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
@@ -256,6 +257,7 @@ class RowReader:
         self.notes = None if ledger is None else ReadNotes(ledger)
         self.line = 0
         self._read = False
+        self._pairs: JudgementPairs | None = None
 
     def _open(self) -> TextIO:
         if self.fmt.endswith(".gz"):
@@ -331,7 +333,7 @@ class RowReader:
 
             yield from parquet_label_blocks(self)
             return
-        if self.ledger is not None or self.base == ".parquet":
+        if self.base == ".parquet" or (self.ledger is not None and self.base != ".csv"):
             yield None
             return
         try:
@@ -339,18 +341,59 @@ class RowReader:
                 blocks = _whole_lines(stream)
                 if self.base == ".csv":
                     header = next(blocks, None)
-                    if header is None or not header.startswith(_CSV_SIMPLE_HEADER):
+                    end = -1 if header is None else header.find("\n")
+                    read = (
+                        None if header is None or end < 0 else self._csv_block_reader(header[:end])
+                    )
+                    if header is None or read is None:
                         yield None  # none, another header, a runaway line: one row at a time
                         return
-                    blocks = chain((header[len(_CSV_SIMPLE_HEADER) :],), blocks)
-                read = _csv_label_block if self.base == ".csv" else _jsonl_label_block
+                    blocks = chain((header[end + 1 :],), blocks)
+                else:
+                    read = _jsonl_label_block
                 for body in blocks:
                     block = None if body is None else read(body)
                     yield block
                     if block is None:
                         return
+                if self._pairs is not None and not self._pairs.done():
+                    yield None  # a judgement left over: a case judged once
         except (UnicodeDecodeError, OSError, EOFError, zlib.error):
             yield None
+
+    def _csv_block_reader(self, header: str) -> Callable[[str], LabelBlock | None] | None:
+        """How to read a CSV ledger's blocks under ``header`` (its first line), when it is
+        a layout :mod:`~pytest_rubric.casefiles.exportblocks` reads; else ``None``."""
+        ledger = self.ledger
+        self._pairs = None
+        if ledger is None:
+            return _csv_label_block if header == _CSV_SIMPLE_HEADER[:-1] else None
+        if any(char in header for char in '"\r\0') or (
+            ledger.labels is not None and not all(type(word) is str for word, _ in ledger.labels)
+        ):
+            return None
+        words: dict[str, bool] = (
+            _CSV_BOOLEANS
+            if ledger.labels is None
+            else {str(word): meaning for word, meaning in ledger.labels}
+        )
+        if not plain_words(words):
+            return None
+        names = header.split(",")
+        if not ledger.per_judgement:
+            if names != [ledger.id.column, ledger.a.column, ledger.b.column]:
+                return None
+            return partial(word_block, words=words)
+        assert ledger.grader is not None
+        assert ledger.label is not None
+        wanted = [ledger.id.column, ledger.grader.column, ledger.label.column]
+        if sorted(names) != sorted(wanted) or len(set(names)) != 3:
+            return None
+        if type(ledger.a_name) is not str or type(ledger.b_name) is not str:
+            return None
+        order = (names.index(wanted[0]), names.index(wanted[1]), names.index(wanted[2]))
+        self._pairs = JudgementPairs(order, ledger.a_name, ledger.b_name, words)
+        return self._pairs.block
 
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
         decode = _decode_row

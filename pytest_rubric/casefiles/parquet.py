@@ -181,8 +181,11 @@ def _any_blank_start(ids: Sequence[str]) -> bool:
     """Whether any of ``ids`` (strictly increasing) is empty or starts with JavaScript
     whitespace: found by bisection, as the IDs starting with one character are
     consecutive in sorted order."""
-    if ids[0] == "":
+    first, last = ids[0], ids[-1]
+    if first == "":
         return True
+    if first[0] > " " and last[0] < "\u00a0":  # past every ASCII space, before the others
+        return False
     for char in _JS_WHITESPACE:
         at = bisect.bisect_left(ids, char)
         if at < len(ids) and ids[at].startswith(char):

@@ -293,8 +293,20 @@ def _clean_copy(value: Any, depth: int) -> Any:
             copy[key] = _clean_copy(item, depth - 1)
         return copy
     if kind is list:
+        # A list of text (disagreement IDs), checked in C: every item a str, and together
+        # ASCII or free of surrogates.
+        if value and _all_text(value):
+            return list(value)
         return [_clean_copy(item, depth - 1) for item in value]
     raise NotClean
+
+
+def _all_text(items: list[Any]) -> bool:
+    """Whether ``items`` are all exactly ``str``, and clean."""
+    if type(items[0]) is not str or set(map(type, items)) != {str}:
+        return False
+    joined = "".join(items)
+    return joined.isascii() or _SURROGATES.search(joined) is None
 
 
 #: Types that are plain and clean whatever their value.
