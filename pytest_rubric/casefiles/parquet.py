@@ -33,7 +33,7 @@ class RowReader(Protocol):
 
 
 #: Rows a record batch holds.
-BATCH_ROWS = 65_536
+BATCH_ROWS = 1 << 18
 EXTRA = "pip install 'pytest-rubric[parquet]'"
 #: JavaScript's whitespace (``String.prototype.trim``), as the agreement evaluator takes it.
 _JS_WHITESPACE = (
