@@ -562,7 +562,7 @@ def test_a_ledger_block_without_input_file_is_a_problem_naming_its_place(
 
 
 def test_rubric_update_writes_expected_and_leaves_the_ledger_block_and_export_alone(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, not_in_ci: None
 ) -> None:
     export = "task_id,judge_label,editor_label\nx1,PASS,FAIL\n"
     (pytester.path / "w.csv").write_text(export)
@@ -660,3 +660,25 @@ def mock_blocks_off() -> Any:
         yield None
 
     return mock.patch.object(RowReader, "label_blocks", none)
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ("{a: a, b: a}", "c.rubric.yaml:5:23: ledger 'a' and 'b' name the same column or key 'a'"),
+        ("{id: a}", "c.rubric.yaml:5:18: ledger 'id' and 'a' name the same column or key 'a'"),
+    ],
+)
+def test_two_ledger_keys_naming_one_column_are_refused(
+    tmp_path: Path, block: str, message: str
+) -> None:
+    outcome = run_export(tmp_path, "w.jsonl", '{"id": "x", "a": true, "b": false}\n', block)
+    assert outcome.outcome == "case-error"
+    assert any(problem.startswith(message) for problem in outcome.problems), outcome.problems
+
+
+@pytest.mark.parametrize("name", ["e.csv.gz", "e.jsonl.gz", "e.json.gz"])
+def test_an_empty_file_named_gz_is_not_gzip(tmp_path: Path, name: str) -> None:
+    outcome = run_export(tmp_path, name, b"", None)
+    assert outcome.outcome == "case-error"
+    assert f"{name}: not a whole gzip file (the file is empty)" in outcome.problems[0]

@@ -194,6 +194,8 @@ def _row_offsets(text: str) -> list[int]:
 def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
     try:
         if gzipped:
+            if path.stat().st_size == 0:  # gzip reads an empty file as empty text
+                raise gzip.BadGzipFile("the file is empty")
             with gzip.open(path, "rt", encoding="utf-8-sig") as stream:
                 return stream.read()
         return path.read_text(encoding="utf-8-sig")
@@ -261,6 +263,8 @@ class RowReader:
 
     def _open(self) -> TextIO:
         if self.fmt.endswith(".gz"):
+            if self.path.stat().st_size == 0:  # gzip reads an empty file as empty text
+                raise gzip.BadGzipFile("the file is empty")
             return gzip.open(self.path, "rt", encoding="utf-8-sig", newline="")
         return self.path.open(encoding="utf-8-sig", newline="")
 
@@ -359,7 +363,7 @@ class RowReader:
                 if self._pairs is not None and not self._pairs.done():
                     yield None  # a judgement left over: a case judged once
         except (UnicodeDecodeError, OSError, EOFError, zlib.error):
-            yield None
+            yield None  # gzip.BadGzipFile is an OSError
 
     def _csv_block_reader(self, header: str) -> Callable[[str], LabelBlock | None] | None:
         """How to read a CSV ledger's blocks under ``header`` (its first line), when it is

@@ -257,6 +257,17 @@ def read_ledger(
     else:
         a = path("a", "a")
         b = path("b", "b")
+    named = [("id", case_id), ("a", a), ("b", b)] if not per_judgement else []
+    if per_judgement:
+        named = [("id", case_id), ("grader", grader), ("label", label)]
+    for index, (first, one) in enumerate(named):
+        for second, other in named[index + 1 :]:
+            if one is not None and other is not None and one.parts == other.parts:
+                refuse(
+                    value_at(second) if second in block else value_at(first),
+                    f"ledger '{first}' and '{second}' name the same column or key "
+                    f"{escape_controls(repr(one.written))}; each names its own",
+                )
     labels = _labels(block, value_at("labels"), keys, items, refuse, csv_like)
     graders = _graders(block, key_at, value_at, keys, refuse)
     if problems:
