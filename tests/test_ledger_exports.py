@@ -682,3 +682,25 @@ def test_an_empty_file_named_gz_is_not_gzip(tmp_path: Path, name: str) -> None:
     outcome = run_export(tmp_path, name, b"", None)
     assert outcome.outcome == "case-error"
     assert f"{name}: not a whole gzip file (the file is empty)" in outcome.problems[0]
+
+
+@needs_pyarrow
+def test_a_parquet_key_path_into_a_struct_is_checked_against_the_schema(tmp_path: Path) -> None:
+    assert pyarrow is not None
+    columns = {
+        "task": [{"id": "x1"}, {"id": "x2"}],
+        "labels": [{"judge": "PASS", "editor": "FAIL"}, {"judge": "FAIL", "editor": "FAIL"}],
+    }
+    data = parquet_bytes(tmp_path, columns)
+    block = "{id: task.id, a: labels.judge, b: labels.editor, labels: {PASS: true, FAIL: false}}"
+    outcome = run_export(tmp_path, "n.parquet", data, block)
+    assert outcome.actual["disagreements"] == ["x1"]  # type: ignore[index,call-overload]
+    typo = run_export(tmp_path, "t.parquet", data, block.replace("labels.judge", "labels.judgee"))
+    assert typo.outcome == "case-error"
+    assert typo.problems[0].startswith(
+        "c.rubric.yaml:5:30: ledger 'a' names the column 'labels.judgee', which t.parquet's "
+        "schema does not have (it has task, task.id, labels, labels.judge, labels.editor); "
+        "did you mean 'labels.judge'?"
+    ), typo.problems
+    deeper = run_export(tmp_path, "d.parquet", data, block.replace("task.id", "task.id.more"))
+    assert deeper.outcome == "case-error"

@@ -55,8 +55,11 @@ def _pyarrow(display: str) -> tuple[Any, Any, Any]:
     return pyarrow, pyarrow.parquet, pyarrow.compute
 
 
-def _columns(reader: RowReader, schema_names: list[str]) -> list[str]:
-    """The top-level columns to read, each checked against the file's schema."""
+def _columns(reader: RowReader, schema: Any) -> list[str]:
+    """The top-level columns to read, each key path checked against the file's schema:
+    into a struct, its fields are known, so a misspelt one is a bad description (into a
+    map or a list, what a row holds decides)."""
+    schema_names = list(schema.names)
     ledger = reader.ledger
     if ledger is None:
         wanted = [("id", "id"), ("a", "a"), ("b", "b")]
@@ -77,13 +80,54 @@ def _columns(reader: RowReader, schema_names: list[str]) -> list[str]:
     for key, path in paths:
         assert path is not None
         top = path.parts[0]
-        if top not in schema_names:
+        if top not in schema_names or not _leads_somewhere(schema.field(top).type, path.parts[1:]):
             raise header_problem(
-                reader.case_file, key, path, schema_names, reader.display, "schema"
+                reader.case_file, key, path, _paths(schema), reader.display, "schema"
             )
         if top not in columns:
             columns.append(top)
     return columns
+
+
+def _leads_somewhere(kind: Any, parts: Sequence[str]) -> bool:
+    """Whether the key path ``parts`` can lead to a value inside a column of type ``kind``."""
+    for part in parts:
+        fields = [kind.field(n) for n in range(kind.num_fields)] if _is_struct(kind) else None
+        if fields is None:
+            return _holds_mappings(kind)  # a map or a list: a row's data decides
+        named = [field for field in fields if field.name == part]
+        if not named:
+            return False
+        kind = named[0].type
+    return True
+
+
+def _is_struct(kind: Any) -> bool:
+    return type(kind).__name__ == "StructType"
+
+
+def _holds_mappings(kind: Any) -> bool:
+    return type(kind).__name__ in ("MapType", "ListType", "LargeListType", "FixedSizeListType")
+
+
+def _paths(schema: Any) -> list[str]:
+    """Every column and struct field of ``schema``, as dotted key paths."""
+
+    def walk(prefix: str, kind: Any) -> list[str]:
+        if not _is_struct(kind):
+            return []
+        found = []
+        for n in range(kind.num_fields):
+            field = kind.field(n)
+            found.append(f"{prefix}.{field.name}")
+            found.extend(walk(f"{prefix}.{field.name}", field.type))
+        return found
+
+    out = []
+    for field in schema:
+        out.append(field.name)
+        out.extend(walk(field.name, field.type))
+    return out
 
 
 def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
@@ -94,8 +138,7 @@ def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
         raise RubricInputError(
             f"{reader.display}: not a Parquet file pyarrow can read ({exc}); check the export"
         ) from None
-    names = list(file.schema_arrow.names)
-    return file, _columns(reader, names), pyarrow, compute
+    return file, _columns(reader, file.schema_arrow), pyarrow, compute
 
 
 def parquet_rows(reader: RowReader) -> Iterator[JSON]:
