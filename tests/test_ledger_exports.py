@@ -704,3 +704,24 @@ def test_a_parquet_key_path_into_a_struct_is_checked_against_the_schema(tmp_path
     ), typo.problems
     deeper = run_export(tmp_path, "d.parquet", data, block.replace("task.id", "task.id.more"))
     assert deeper.outcome == "case-error"
+
+
+@pytest.mark.parametrize("limit", [3, 4, 6])
+@pytest.mark.parametrize("long_form", [False, True])
+def test_an_export_cell_past_csv_field_size_limit_is_refused_as_row_by_row(
+    tmp_path: Path, limit: int, long_form: bool
+) -> None:
+    if long_form:
+        text, block = "example_id,_annotator_id,answer\nx,alice,accept\nx,bob,reject\n", LONG
+    else:
+        text = "k,j,e\nx,PASS,FAIL\n"
+        block = "{id: k, a: j, b: e, labels: {PASS: true, FAIL: false}}"
+    default = csv.field_size_limit()
+    try:
+        csv.field_size_limit(limit)
+        fast = run_export(tmp_path, "w.csv", text, block)
+        with mock_blocks_off():
+            slow = run_export(tmp_path, "w.csv", text, block)
+    finally:
+        csv.field_size_limit(default)
+    assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)

@@ -22,12 +22,12 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from functools import partial
-from itertools import chain, compress, repeat
+from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from typing import NoReturn, TextIO, cast
 
-from pytest_rubric.casefiles.exportblocks import JudgementPairs, plain_words, word_block
+from pytest_rubric.casefiles.blocks import JudgementPairs, jsonl_block, plain_words, word_block
 from pytest_rubric.casefiles.ledgermaps import ReadNotes, mapped_rows, paired_judgements
 from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
@@ -56,21 +56,9 @@ _CSV_BOOLEANS = {"true": True, "false": False}
 _BLOCK = 1 << 16
 #: A line as a text stream opened with ``newline=""`` reads it: ended by CRLF, CR or LF.
 _CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
-#: What :meth:`RowReader.label_blocks` reads of a CSV ledger: this header, then rows of
-#: ``ID,L1,L2`` (see :func:`_csv_label_block`).
-_CSV_SIMPLE_HEADER = "id,a,b\n"
-#: The two layouts of a ``.jsonl`` row :meth:`RowReader.label_blocks` reads: spaced as
-#: ``json.dumps`` writes by default, and compact, as ``JSON.stringify``, ``jq -c`` and
-#: ``separators=(",", ":")`` do. Each as the text before the ID, between the ID and the
-#: first label, and between the labels.
-_JSONL_LAYOUTS = tuple(
-    (f'{{"id"{colon}"', f'"{comma}"a"{colon}', f'{comma}"b"{colon}')
-    for comma, colon in ((", ", ": "), (",", ":"))
-)
-#: The label pairs a plain row can end with, in the order of ``LabelBlock.pairs``.
-_LABEL_PAIRS = ((True, True), (False, False), (True, False), (False, True))
-#: Characters no JSON text holds unescaped (all below U+0020 but LF, which ends a row).
-_CONTROLS = bytes(code for code in range(0x20) if code != 0x0A)
+#: What :meth:`RowReader.label_blocks` reads of a CSV ledger without a ``ledger:`` block:
+#: this header, then rows of ``ID,L1,L2`` (see :func:`~.blocks.word_block`).
+_CSV_SIMPLE_HEADER = "id,a,b"
 
 
 def _refuse_constant(name: str) -> NoReturn:
@@ -327,8 +315,9 @@ class RowReader:
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
         """The rows again, a block at a time, as :class:`LabelBlock`: for a tally that does
-        its work in C. Only plain rows are read so (see :func:`_jsonl_label_block` and
-        :func:`_csv_label_block`): ``None``, and nothing after it, where a block holds
+        its work in C. Only plain rows are read so (see :mod:`~pytest_rubric.casefiles.blocks`,
+        and :mod:`~pytest_rubric.casefiles.parquet` for Parquet): ``None``, and nothing
+        after it, where a block holds
         anything else (a quote, an escape, another key order or spacing, CR line ends, a
         label that is not a literal boolean, a line this reader would refuse); then read
         the rows one at a time, which says exactly what is wrong and where."""
@@ -354,7 +343,7 @@ class RowReader:
                         return
                     blocks = chain((header[end + 1 :],), blocks)
                 else:
-                    read = _jsonl_label_block
+                    read = jsonl_block
                 for body in blocks:
                     block = None if body is None else read(body)
                     yield block
@@ -367,11 +356,13 @@ class RowReader:
 
     def _csv_block_reader(self, header: str) -> Callable[[str], LabelBlock | None] | None:
         """How to read a CSV ledger's blocks under ``header`` (its first line), when it is
-        a layout :mod:`~pytest_rubric.casefiles.exportblocks` reads; else ``None``."""
+        a layout :mod:`~pytest_rubric.casefiles.blocks` reads; else ``None``."""
         ledger = self.ledger
         self._pairs = None
         if ledger is None:
-            return _csv_label_block if header == _CSV_SIMPLE_HEADER[:-1] else None
+            return (
+                partial(word_block, words=_CSV_BOOLEANS) if header == _CSV_SIMPLE_HEADER else None
+            )
         if any(char in header for char in '"\r\0') or (
             ledger.labels is not None and not all(type(word) is str for word, _ in ledger.labels)
         ):
@@ -589,88 +580,6 @@ def _whole_lines(stream: TextIO) -> Iterator[str | None]:
         rest = text[cut:]
         if cut:
             yield text[:cut]
-
-
-def _csv_label_block(body: str) -> LabelBlock | None:
-    """The rows of ``body``, whole lines of a CSV ledger after its header, if each is
-    ``ID,L1,L2`` with ``true`` or ``false`` for the labels; else ``None``.
-
-    Without a quote, CR or NUL, ``csv.reader`` splits a line at its commas and nothing
-    else. Each line ends with LF, so counting proves the shape: a line ending is
-    preceded by at most one of the four label endings (``,true,false`` and LF...), so if
-    they add up to the lines, every line ends with one; and with two commas a line, the
-    ID before them holds none.
-    """
-    if '"' in body or "\r" in body or "\0" in body:
-        return None
-    rows = body.count("\n")
-    pairs = _count_pairs(body, ",{a},{b}\n")
-    if sum(pairs) != rows or body.count(",") != 2 * rows:
-        return None
-    block = _label_block(body, ",", pairs)
-    # csv.reader refuses a cell longer than its (global) limit; then so does this.
-    limit = csv.field_size_limit()
-    if len(body) > limit and (limit < len("false") or max(map(len, block.ids)) > limit):
-        return None
-    return block
-
-
-def _jsonl_label_block(body: str) -> LabelBlock | None:
-    """The rows of ``body``, whole lines of a ``.jsonl`` ledger, if each is written
-    ``{"id": "ID", "a": L1, "b": L2}`` in one of :data:`_JSONL_LAYOUTS` (the same one
-    throughout the block), with ``true`` or ``false`` for the labels and an ID without
-    escapes or control characters; else ``None``.
-
-    Counting proves the shape, as for CSV: every line starts with the head
-    ``{"id": "`` (it starts the block and follows all LFs but the last) and ends with
-    one of the four tails ``", "a": true, "b": false}`` and LF... (they add up to the
-    lines; at most one can end at a given LF). Head and tail hold eight quotes, and
-    meet on a shared quote only in ``{"id": ", "a": ``: without that, eight quotes a
-    line leave none for the ID. Such a line decodes to exactly its ID and two labels.
-    """
-    layout = next((layout for layout in _JSONL_LAYOUTS if body.startswith(layout[0])), None)
-    if layout is None:
-        return None
-    head, between, labels_between = layout
-    rows = body.count("\n")
-    if (
-        "\\" in body
-        or body.count('"') != 8 * rows
-        or body.count("\n" + head) != rows - 1
-        or head[:-1] + between in body
-    ):
-        return None
-    pairs = _count_pairs(body, between + "{a}" + labels_between + "{b}}}\n")
-    encoded = body.encode()
-    if sum(pairs) != rows or len(encoded.translate(None, _CONTROLS)) != len(encoded):
-        return None
-    # As CSV with '"' between the cells: no ID holds one.
-    plain = body[len(head) :].replace("\n" + head, "\n").replace(between, '"')
-    plain = plain.replace(labels_between, '"').replace("}\n", "\n")
-    return _label_block(plain, '"', pairs)
-
-
-def _count_pairs(body: str, ending: str) -> tuple[int, int, int, int]:
-    """How many lines of ``body`` end with each label pair of :data:`_LABEL_PAIRS`,
-    written as ``ending`` with ``{a}`` and ``{b}`` filled in."""
-    both, neither, a_only, b_only = (
-        body.count(ending.format(a=_label(a), b=_label(b))) for a, b in _LABEL_PAIRS
-    )
-    return both, neither, a_only, b_only
-
-
-def _label(value: bool) -> str:
-    return "true" if value else "false"
-
-
-def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> LabelBlock:
-    """The :class:`LabelBlock` of ``text``: lines ``ID{sep}L1{sep}L2`` ended by LF, each label
-    ``true`` or ``false`` and no ID holding ``sep`` (already proven), counted ``pairs``."""
-    ids = text.replace(f"{sep}true", "").replace(f"{sep}false", "").split("\n")
-    ids.pop()  # after the last LF
-    lines = text.split("\n")
-    differ = (f"{sep}true{sep}false", f"{sep}false{sep}true")
-    return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
 
 
 def _too_long(display: str, line: int) -> str:

@@ -257,9 +257,11 @@ def read_ledger(
     else:
         a = path("a", "a")
         b = path("b", "b")
-    named = [("id", case_id), ("a", a), ("b", b)] if not per_judgement else []
-    if per_judgement:
-        named = [("id", case_id), ("grader", grader), ("label", label)]
+    named = (
+        [("id", case_id), ("grader", grader), ("label", label)]
+        if per_judgement
+        else [("id", case_id), ("a", a), ("b", b)]
+    )
     for index, (first, one) in enumerate(named):
         for second, other in named[index + 1 :]:
             if one is not None and other is not None and one.parts == other.parts:

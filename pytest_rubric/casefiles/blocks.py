@@ -1,12 +1,14 @@
-"""Label blocks (:mod:`pytest_rubric.core.labelblocks`) from CSV exports a ``ledger:``
-block describes, for a tally that does its work in C.
+"""Label blocks (:mod:`pytest_rubric.core.labelblocks`) from ledger files, for a tally
+that does its work in C.
 
-Two layouts are read so, whole lines at a time, and each only where counting proves
-the shape (anything else is ``None``, and the rows are read one at a time, which decides
+Three layouts are read so, whole lines at a time, each only where counting proves the
+shape (anything else is ``None``, and the rows are read one at a time, which decides
 every input exactly):
 
-- one row per case, ``ID,A,B`` with the export's words for the labels
-  (:func:`word_block`);
+- ``.jsonl`` rows ``{"id": "ID", "a": true, "b": false}``, spaced as ``json.dumps`` or
+  compact (:func:`jsonl_block`);
+- CSV rows ``ID,A,B`` with ``true``/``false`` or the words of a ``ledger:`` block's
+  ``labels`` (:func:`word_block`);
 - one row per judgement with each case's two judgements on adjacent lines, the usual
   shape of an export sorted by case (:class:`JudgementPairs`).
 
@@ -18,8 +20,8 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from collections.abc import Mapping
-from itertools import compress, repeat
+from collections.abc import Iterable, Mapping
+from itertools import chain, compress, repeat
 from operator import ne
 
 from pytest_rubric.core.labelblocks import LabelBlock
@@ -30,6 +32,19 @@ _PLAIN_OUT = ('"', "\r", "\0")
 _ID_OF_LINE = re.compile(r"([^,\n]*),[^\n]*\n")
 _THREE_CELLS = re.compile(r"([^,\n]*),([^,\n]*),([^,\n]*)\n")
 _PAIR_INDEX = {(True, True): 0, (False, False): 1, (True, False): 2, (False, True): 3}
+
+#: The two layouts of a ``.jsonl`` row :meth:`RowReader.label_blocks` reads: spaced as
+#: ``json.dumps`` writes by default, and compact, as ``JSON.stringify``, ``jq -c`` and
+#: ``separators=(",", ":")`` do. Each as the text before the ID, between the ID and the
+#: first label, and between the labels.
+_JSONL_LAYOUTS = tuple(
+    (f'{{"id"{colon}"', f'"{comma}"a"{colon}', f'{comma}"b"{colon}')
+    for comma, colon in ((", ", ": "), (",", ":"))
+)
+#: The label pairs a plain row can end with, in the order of ``LabelBlock.pairs``.
+_LABEL_PAIRS = ((True, True), (False, False), (True, False), (False, True))
+#: Characters no JSON text holds unescaped (all below U+0020 but LF, which ends a row).
+_CONTROLS = bytes(code for code in range(0x20) if code != 0x0A)
 
 
 def plain_words(words: Mapping[str, bool]) -> bool:
@@ -64,7 +79,7 @@ def word_block(body: str, words: Mapping[str, bool]) -> LabelBlock | None:
     if sum(pairs) != rows:
         return None
     ids = _ID_OF_LINE.findall(body)
-    if len(ids) != rows or not _within_field_limit(body, ids):
+    if len(ids) != rows or not _within_field_limit(body, ids, words):
         return None
     lines = body.split("\n")
     lines.pop()
@@ -73,10 +88,11 @@ def word_block(body: str, words: Mapping[str, bool]) -> LabelBlock | None:
     return LabelBlock(ids, (both, neither, a_only, b_only), differing)
 
 
-def _within_field_limit(body: str, cells: list[str]) -> bool:
-    # csv.reader refuses a cell longer than its (global) limit; then so does this.
+def _within_field_limit(body: str, *cells: Iterable[str]) -> bool:
+    """Whether no cell is longer than ``csv.field_size_limit()``: ``csv.reader`` refuses
+    one (the limit is global, and a user may change it), so a block does too."""
     limit = csv.field_size_limit()
-    return len(body) <= limit or max(map(len, cells), default=0) <= limit
+    return len(body) <= limit or max(map(len, chain.from_iterable(cells)), default=0) <= limit
 
 
 class JudgementPairs:
@@ -112,7 +128,7 @@ class JudgementPairs:
         columns = list(zip(*cells, strict=True))
         ids, graders, labels = columns[at_id], columns[at_grader], columns[at_label]
         firsts, seconds = ids[0::2], ids[1::2]
-        if firsts != seconds or not _within_field_limit(body, list(ids)):
+        if firsts != seconds or not _within_field_limit(body, ids, graders, labels):
             return None
         by = graders[0::2]
         if not set(zip(by, graders[1::2], strict=True)) <= self.graders:
@@ -143,3 +159,61 @@ class JudgementPairs:
     def done(self) -> bool:
         """Whether every line read was paired (a line left over is a case judged once)."""
         return not self.carry
+
+
+def jsonl_block(body: str) -> LabelBlock | None:
+    """The rows of ``body``, whole lines of a ``.jsonl`` ledger, if each is written
+    ``{"id": "ID", "a": L1, "b": L2}`` in one of :data:`_JSONL_LAYOUTS` (the same one
+    throughout the block), with ``true`` or ``false`` for the labels and an ID without
+    escapes or control characters; else ``None``.
+
+    Counting proves the shape, as for CSV: every line starts with the head
+    ``{"id": "`` (it starts the block and follows all LFs but the last) and ends with
+    one of the four tails ``", "a": true, "b": false}`` and LF... (they add up to the
+    lines; at most one can end at a given LF). Head and tail hold eight quotes, and
+    meet on a shared quote only in ``{"id": ", "a": ``: without that, eight quotes a
+    line leave none for the ID. Such a line decodes to exactly its ID and two labels.
+    """
+    layout = next((layout for layout in _JSONL_LAYOUTS if body.startswith(layout[0])), None)
+    if layout is None:
+        return None
+    head, between, labels_between = layout
+    rows = body.count("\n")
+    if (
+        "\\" in body
+        or body.count('"') != 8 * rows
+        or body.count("\n" + head) != rows - 1
+        or head[:-1] + between in body
+    ):
+        return None
+    pairs = _count_pairs(body, between + "{a}" + labels_between + "{b}}}\n")
+    encoded = body.encode()
+    if sum(pairs) != rows or len(encoded.translate(None, _CONTROLS)) != len(encoded):
+        return None
+    # As CSV with '"' between the cells: no ID holds one.
+    plain = body[len(head) :].replace("\n" + head, "\n").replace(between, '"')
+    plain = plain.replace(labels_between, '"').replace("}\n", "\n")
+    return _label_block(plain, '"', pairs)
+
+
+def _count_pairs(body: str, ending: str) -> tuple[int, int, int, int]:
+    """How many lines of ``body`` end with each label pair of :data:`_LABEL_PAIRS`,
+    written as ``ending`` with ``{a}`` and ``{b}`` filled in."""
+    both, neither, a_only, b_only = (
+        body.count(ending.format(a=_label(a), b=_label(b))) for a, b in _LABEL_PAIRS
+    )
+    return both, neither, a_only, b_only
+
+
+def _label(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> LabelBlock:
+    """The :class:`LabelBlock` of ``text``: lines ``ID{sep}L1{sep}L2`` ended by LF, each label
+    ``true`` or ``false`` and no ID holding ``sep`` (already proven), counted ``pairs``."""
+    ids = text.replace(f"{sep}true", "").replace(f"{sep}false", "").split("\n")
+    ids.pop()  # after the last LF
+    lines = text.split("\n")
+    differ = (f"{sep}true{sep}false", f"{sep}false{sep}true")
+    return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
