@@ -286,3 +286,27 @@ def test_the_header_counts_in_plain_words_and_links_to_each_section(
             return bool(driver.execute_script(arrived, target))
 
         WebDriverWait(browser, 10).until(there)
+
+
+def test_named_graders_read_on_the_matrix_and_the_rows(browser: Any, tmp_path: Path) -> None:
+    rows = [_row("hl-702", "aOnly", 3), _row("hl-705", "bOnly", 6)]
+    ledger = _ledger("week-51", rows, bothPass=2, bothFail=1)
+    ledger["review"]["graders"] = {"a": "judge", "b": "<b>editor</b>"}
+    _open(browser, tmp_path, _report(ledger))
+    matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")
+    heads = [cell.text for cell in matrix.find_elements(By.TAG_NAME, "th")]
+    assert heads == ["", "<b>editor</b> pass", "<b>editor</b> fail", "judge pass", "judge fail"]
+    a_only = browser.find_element(By.CSS_SELECTOR, 'td[data-cell="aOnly"]')
+    assert a_only.get_attribute("title").startswith("aOnly (judge pass / <b>editor</b> fail)")
+    a_only.click()
+    status = browser.find_element(By.CLASS_NAME, "status").text
+    assert status.startswith("aOnly (judge pass / <b>editor</b> fail) rows: 1 recorded")
+    assert "a is judge, b is <b>editor</b>." in browser.find_element(By.CLASS_NAME, "ledger").text
+    assert browser.find_elements(By.TAG_NAME, "b") == []  # a name is text, never markup
+
+
+def test_without_graders_the_matrix_reads_a_and_b(browser: Any, tmp_path: Path) -> None:
+    _open(browser, tmp_path, _report(_ledger("week-48", [_row("x", "aOnly", 2)])))
+    matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")
+    heads = [cell.text for cell in matrix.find_elements(By.TAG_NAME, "th")]
+    assert heads == ["", "b true", "b false", "a true", "a false"]
