@@ -725,3 +725,18 @@ def test_an_export_cell_past_csv_field_size_limit_is_refused_as_row_by_row(
     finally:
         csv.field_size_limit(default)
     assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)
+
+
+def test_a_label_outside_the_vocabulary_never_hides_an_identity_problem(tmp_path: Path) -> None:
+    outcome = run_export(
+        tmp_path,
+        "n.jsonl",
+        '{"id": 5, "a": "PASS", "b": "maybe"}\n',
+        "{labels: {PASS: true, FAIL: false}}",
+    )
+    assert outcome.actual == {"error": "review-case-identity"}
+    assert outcome.evidence is not None
+    problem = outcome.evidence.problem or ""
+    assert problem.startswith("n.jsonl:1 rows[0].id is 5 (a number), not a string"), problem
+    assert 'the label of b (id 5) is "maybe"' not in problem  # the ID is not text: not named
+    assert "not one of the ledger's labels" in problem

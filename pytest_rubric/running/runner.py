@@ -12,6 +12,7 @@ frames only. This module does not import pytest.
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
@@ -294,8 +295,9 @@ def _with_notes(evidence: Evidence | None, notes: ReadNotes | None) -> Evidence 
     base = evidence or Evidence()
     problem = base.problem
     if outside is not None and problem is not None and notes.outside is not None:
-        here = notes.outside[0]
-        problem = outside if problem.startswith(here + " ") else f"{problem}; and {outside}"
+        here, side = notes.outside[0], notes.outside[1]
+        about = re.match(rf"{re.escape(here)} rows\[\d+\]\.{side} ", problem) is not None
+        problem = outside if about else f"{problem}; and {outside}"
     return Evidence(facts={**base.facts, **facts}, problem=problem)
 
 
