@@ -740,3 +740,33 @@ def test_a_label_outside_the_vocabulary_never_hides_an_identity_problem(tmp_path
     assert problem.startswith("n.jsonl:1 rows[0].id is 5 (a number), not a string"), problem
     assert 'the label of b (id 5) is "maybe"' not in problem  # the ID is not text: not named
     assert "not one of the ledger's labels" in problem
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_a_long_export_sorted_by_grader_reads_whole_and_names_rows_by_first_judgement(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Each case's second judgement long after its first (the pairs are held meanwhile):
+    the reader's own place in the file is not the line a paired row is named by."""
+    cases = [(f"c{n:04d}", n % 3 == 0, n % 5 == 0) for n in range(3000)]
+    judgements = [(i, "alice", "accept" if a else "reject") for i, a, _ in cases]
+    judgements += [(i, "bob", "accept" if b else "reject") for i, _, b in cases]
+    text = (
+        "example_id,_annotator_id,answer\n" + "".join(f"{i},{w},{x}\n" for i, w, x in judgements)
+        if fmt == "csv"
+        else long_jsonl(judgements)
+    )
+    from unittest import mock
+
+    from pytest_rubric.casefiles import ledgers
+
+    # A cap on a row's characters far below the export's size: a row is still a line.
+    with mock.patch.object(ledgers, "MAX_ROW_CHARS", 1000):
+        outcome = run_export(tmp_path, f"long.{fmt}", text, LONG)
+    assert outcome.actual == evaluate_agreement(
+        {"rows": [{"id": i, "a": a, "b": b} for i, a, b in cases]}
+    ), outcome.problems
+    assert outcome.review is not None
+    first = outcome.review["rows"][0]
+    assert first["id"] == "c0003"  # type: ignore[index,call-overload]
+    assert first["where"] == f"long.{fmt}:{5 if fmt == 'csv' else 4}"  # type: ignore[index,call-overload]

@@ -245,7 +245,11 @@ class RowReader:
         self.ledger = ledger
         self.case_file = case_file
         self.notes = None if ledger is None else ReadNotes(ledger)
-        self.line = 0
+        #: Where the reading is: the line (Parquet: the row) last read.
+        self.position = 0
+        #: The line of the row last yielded, where it is not the position (a case paired
+        #: from its judgements is named by its first).
+        self._row_line: int | None = None
         self._read = False
         self._pairs: JudgementPairs | None = None
 
@@ -256,6 +260,11 @@ class RowReader:
             return gzip.open(self.path, "rt", encoding="utf-8-sig", newline="")
         return self.path.open(encoding="utf-8-sig", newline="")
 
+    @property
+    def line(self) -> int:
+        """The line (Parquet: the row number) of the row last yielded."""
+        return self.position if self._row_line is None else self._row_line
+
     def place(self, line: int | str) -> str:
         """Where row ``line`` is, after the file's name: ``:LINE``, or ``#row N``."""
         return f"#row {line}" if self.base == ".parquet" else f":{line}"
@@ -264,13 +273,15 @@ class RowReader:
         return f"{self.display}{self.place(self.line)} rows[{index}]"
 
     def _here(self) -> str:
-        return f"{self.display}{self.place(self.line)}"
+        """The row just read, by its place in the file (for what reading found)."""
+        return f"{self.display}{self.place(self.position)}"
 
     def __iter__(self) -> Iterator[JSON]:
         ledger, notes = self.ledger, self.notes
         if ledger is not None and self._read:  # read again (to find a repeat's first place)
             notes = ReadNotes(ledger)  # the first reading's notes stand
         self._read = True
+        self._row_line = None
         if ledger is None or notes is None:
             yield from self._raw()
         elif ledger.per_judgement:
@@ -284,10 +295,10 @@ class RowReader:
             yield from cast(Iterator[JSON], mapped_rows(self._raw(), ledger, notes, self._here))
 
     def _line(self) -> int:
-        return self.line
+        return self.position
 
     def _at_line(self, line: int) -> None:
-        self.line = line
+        self._row_line = line
 
     def _raw(self) -> Iterator[JSON]:
         if self.base == ".parquet":
@@ -395,7 +406,7 @@ class RowReader:
         # Each line read with a cap, so a runaway line is never held whole; a row is a line.
         lines = iter(partial(stream.readline, MAX_ROW_CHARS + 1), "")
         for number, text in enumerate(lines, start=1):
-            self.line = number
+            self.position = number
             if len(text) > MAX_ROW_CHARS:
                 raise RubricInputError(_too_long(self.display, number))
             try:
@@ -403,35 +414,35 @@ class RowReader:
             except json.JSONDecodeError as exc:
                 if not text.strip():
                     raise RubricInputError(
-                        f"{self.display}:{self.line}: a blank line; every line of a .jsonl "
+                        f"{self.display}:{self.position}: a blank line; every line of a .jsonl "
                         "ledger is one JSON object: remove it"
                     ) from None
                 raise RubricInputError(
-                    f"{self.display}:{self.line}:{exc.colno}: invalid JSON: {exc.msg}; "
+                    f"{self.display}:{self.position}:{exc.colno}: invalid JSON: {exc.msg}; "
                     "every line of a .jsonl ledger is one JSON object"
                 ) from None
             except ValueError as exc:
-                raise RubricInputError(f"{self.display}:{self.line}: {exc}") from None
+                raise RubricInputError(f"{self.display}:{self.position}: {exc}") from None
             except RecursionError:
-                raise RubricInputError(f"{self.display}:{self.line}: {_TOO_DEEP}") from None
+                raise RubricInputError(f"{self.display}:{self.position}: {_TOO_DEEP}") from None
             yield row
 
     def _csv(self, stream: TextIO) -> Iterator[JSON]:
-        self.line = 0  # read from the start again (a repeated ID's first place is looked up)
+        self.position = 0  # read from the start again (a repeated ID's first place is looked up)
         reader = csv.reader(chain.from_iterable(self._csv_lines(stream)), strict=True)
         try:
             header = next(reader, None)
             columns = self._csv_columns(header or [])
             assert header is not None
             width = len(header)
-            self.line = reader.line_num
+            self.position = reader.line_num
             if columns is None:  # id, a and b, and nothing else: the usual ledger
                 booleans = _CSV_BOOLEANS.get
                 in_order = tuple(header) == CSV_HEADER
                 pick = itemgetter(*(header.index(name) for name in CSV_HEADER))
                 for cells in reader:
                     # The line the row ends on: _csv_lines reads from it where rows end.
-                    self.line = reader.line_num
+                    self.position = reader.line_num
                     if len(cells) != 3:
                         self._bad_width(cells, header)
                     case_id, a, b = cells if in_order else pick(cells)
@@ -439,7 +450,7 @@ class RowReader:
                 return
             names, convert = columns
             for cells in reader:
-                self.line = reader.line_num
+                self.position = reader.line_num
                 if len(cells) != width:
                     self._bad_width(cells, header)
                 row: dict[str, JSON] = dict(zip(names, cells, strict=True))
@@ -494,12 +505,12 @@ class RowReader:
     def _bad_width(self, cells: list[str], header: list[str]) -> NoReturn:
         if not "".join(cells).strip():
             raise RubricInputError(
-                f"{self.display}:{self.line}: the line is empty; every line of a .csv "
+                f"{self.display}:{self.position}: the line is empty; every line of a .csv "
                 f"ledger after its header is one row ({escape_controls(','.join(header))}): "
                 "delete it"
             )
         raise RubricInputError(
-            f"{self.display}:{self.line}: {len(cells)} cells where the header has "
+            f"{self.display}:{self.position}: {len(cells)} cells where the header has "
             f"{len(header)} ({escape_controls(','.join(header))}); quote a cell that holds "
             "a comma"
         )
@@ -513,7 +524,7 @@ class RowReader:
         checked against the cap). Otherwise lines go one at a time, each row's
         characters counted from the line it starts on (a quoted cell may hold line
         breaks): a row starts where every line handed over so far ended a row, which
-        ``self.line`` (the line the last row ended on) tells. Reading blocks means a
+        ``self.position`` (the line the last row ended on) tells. Reading blocks means a
         runaway line is never held whole either; ``csv.field_size_limit`` would bound
         cells, not rows, and is global state besides.
         """
@@ -537,7 +548,7 @@ class RowReader:
             lines = split(text, 0, cut)
             if (
                 lines
-                and self.line == given
+                and self.position == given
                 and '"' not in text[:cut]
                 and max(map(len, lines)) <= cap
             ):
@@ -546,7 +557,7 @@ class RowReader:
             else:
                 for line in lines:
                     given += 1
-                    if self.line == given - 1:  # every earlier line ended a row
+                    if self.position == given - 1:  # every earlier line ended a row
                         row_line, chars = given, 0
                     chars += len(line)
                     if chars > cap:
@@ -554,7 +565,7 @@ class RowReader:
                     yield [line]
             if len(rest) > cap:  # a line with no end in sight
                 raise RubricInputError(
-                    _too_long(self.display, given + 1 if self.line == given else row_line)
+                    _too_long(self.display, given + 1 if self.position == given else row_line)
                 )
             if not block:
                 return

@@ -22,14 +22,14 @@ from pytest_rubric.core.labelblocks import LabelBlock
 
 
 class RowReader(Protocol):
-    """What is read of :class:`pytest_rubric.casefiles.ledgers.RowReader`; ``line`` is set
-    to the number of the row just read."""
+    """What is read of :class:`pytest_rubric.casefiles.ledgers.RowReader`; ``position`` is
+    set to the number of the row just read."""
 
     path: Path
     display: str
     ledger: Ledger | None
     case_file: str
-    line: int
+    position: int
 
 
 #: Rows a record batch holds.
@@ -143,14 +143,14 @@ def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
 
 def parquet_rows(reader: RowReader) -> Iterator[JSON]:
     """Each row of the export as a mapping of its mapped top-level columns (nested
-    structs as mappings), with ``reader.line`` set to its row number."""
+    structs as mappings), with ``reader.position`` set to its row number."""
     file, columns, pyarrow, _ = _open(reader)
     number = 0
     try:
         for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=columns):
             for row in batch.to_pylist():
                 number += 1
-                reader.line = number
+                reader.position = number
                 yield {key: _json(value) for key, value in row.items()}
     except (OSError, pyarrow.ArrowException) as exc:
         raise RubricInputError(
