@@ -318,9 +318,13 @@ def parquet(folder: Path, rows: int) -> tuple[Path, Path]:
     return write_case_file(folder, "export.parquet", None, answer), folder / "export.parquet"
 
 
+#: Set by ``--arrow-threads``: the size of Arrow's thread pool in every child (both sides).
+THREADS: dict[str, str] = {}
+
+
 def child(code: str, args: list[str], cwd: Path) -> Run:
     """One fresh Python process running ``code``: what it measured of itself."""
-    environment = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
+    environment = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", **THREADS}
     # A PYTHONPATH given to this script (say, another checkout to compare) reaches every run.
     if os.environ.get("PYTHONPATH"):
         environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
@@ -387,7 +391,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--only", nargs="*", choices=NAMES + LAYOUTS)
+    parser.add_argument(
+        "--arrow-threads",
+        type=int,
+        help="Arrow's thread pool size in both sides' children (OMP_NUM_THREADS); its "
+        "threads' CPU counts in process_time, and on a small machine their scheduling "
+        "swings the Parquet figures",
+    )
     options = parser.parse_args()
+    if options.arrow_threads:
+        THREADS["OMP_NUM_THREADS"] = str(options.arrow_threads)
     started = time.perf_counter()
     results: list[tuple[Measure, list[tuple[Run, Run]]]] = []
     for name in [name for name in NAMES + LAYOUTS if name in (options.only or NAMES)]:

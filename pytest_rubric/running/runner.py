@@ -82,7 +82,7 @@ def run_case(
     try:
         answer, evidence = ask.answer()
         # A mapping's answer packed as the case's expected answer is: the same text matches.
-        text = pack(answer) if type(answer) is dict else None
+        text = pack(answer) if type(answer) is dict and _may_be_written(case, answer) else None
         as_written = type(text) is str and text == case.packed_expected
         matched = as_written or _matches(case, answer)
         if evidence is None:
@@ -125,6 +125,23 @@ def run_case(
         as_written=as_written,
         hints=hints,
     )
+
+
+def _may_be_written(case: Case, answer: dict[str, JSON]) -> bool:
+    """Whether ``answer``'s packed text could be the case's expected answer as packed: not
+    when one of its values alone is longer (a text, or a list, each item of which takes two
+    characters at least with its comma), which saves packing a large answer (a ledger's
+    disagreements) only to find it differs."""
+    packed = case.packed_expected
+    if type(packed) is not str:
+        return True
+    room = len(packed)
+    for value in answer.values():
+        if isinstance(value, list) and 2 * len(value) > room:
+            return False
+        if isinstance(value, str) and len(value) > room:
+            return False
+    return True
 
 
 def _matches(case: Case, answer: JSON) -> bool:
