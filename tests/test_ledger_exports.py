@@ -770,3 +770,81 @@ def test_a_long_export_sorted_by_grader_reads_whole_and_names_rows_by_first_judg
     first = outcome.review["rows"][0]
     assert first["id"] == "c0003"  # type: ignore[index,call-overload]
     assert first["where"] == f"long.{fmt}:{5 if fmt == 'csv' else 4}"  # type: ignore[index,call-overload]
+
+
+def _all_rules_project(pytester: pytest.Pytester) -> None:
+    """One case file with a case for each rule of ``ledger:``, every expected answer the
+    seeds' (or, for a bad description, a case error), and the exports beside it."""
+    root = pytester.path
+    (root / "x").mkdir()
+    (root / "x/wide.csv").write_text("t,j,e,note\nx1,PASS,FAIL,n1\nx2,FAIL,FAIL,n2\n")
+    (root / "x/words.csv").write_text("t,j,e\nx1,PASS,pass\n")
+    (root / "x/nested.jsonl").write_text(
+        '{"item": "x1", "l": {"j": 1, "e.v2": 0}}\n{"item": "x2", "l": {"j": 0, "e.v2": 0}}\n'
+    )
+    judgements = [
+        ("x1", "al", "ok"),
+        ("x2", "al", "no"),
+        ("x1", "bo", "no"),
+        ("x2", "cy", "ok"),
+        ("x2", "bo", "no"),
+    ]
+    (root / "x/long.jsonl").write_text(
+        "".join(json.dumps({"i": i, "g": g, "v": v}) + "\n" for i, g, v in judgements)
+    )
+    (root / "x/twice.jsonl").write_text(
+        "".join(
+            json.dumps({"i": i, "g": g, "v": v}) + "\n"
+            for i, g, v in [("x1", "al", "ok"), ("x1", "al", "no"), ("x1", "bo", "ok")]
+        )
+    )
+    (root / "x/once.jsonl").write_text(json.dumps({"i": "x1", "g": "al", "v": "ok"}) + "\n")
+    (root / "x/wide.csv.gz").write_bytes(gzip.compress((root / "x/wide.csv").read_bytes()))
+    long = "{rows: per-judgement, id: i, grader: g, label: v, a: al, b: bo, labels: {ok: true, no: false}}"
+    wide = "{id: t, a: j, b: e, labels: {PASS: true, FAIL: false}, graders: {a: judge, b: editor}}"
+    one = "{matrix: {bothPass: 0, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 1, total: 2, disagreements: [x1]}"
+    cases = [
+        ("mapped", "x/wide.csv", wide, one),
+        ("gzipped", "x/wide.csv.gz", wide, one),
+        ("word-outside", "x/words.csv", wide, "{error: review-label}"),
+        (
+            "nested",
+            "x/nested.jsonl",
+            "{id: item, a: l.j, b: [l, e.v2], labels: [[1, true], [0, false]]}",
+            one,
+        ),
+        ("long", "x/long.jsonl", long, one),
+        ("judged-twice", "x/twice.jsonl", long, "{error: review-case-identity}"),
+        ("judged-once", "x/once.jsonl", long, "{error: review-label}"),
+        ("missing-column", "x/wide.csv", "{id: t, a: jj, b: e}", "{error: review-label}"),
+    ]
+    body = "".join(
+        f"  - id: {name}\n    input_file: {path}\n    ledger: {block}\n    expected: {expected}\n"
+        for name, path, block, expected in cases
+    )
+    pytester.makefile(".rubric.yaml", rules=f"evaluator: agreement\ncases:\n{body}")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_every_rule_through_pytest_serially_and_under_xdist(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    _all_rules_project(pytester)
+    result = pytester.runpytest("-p", "no:randomly", "--rubric-report=r.json", *workers)
+    result.assert_outcomes(passed=7, failed=1)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "*rules.rubric.yaml:33:24: ledger 'a' names the column 'jj', which x/wide.csv's "
+            "header does not have (it has t, j, e, note); did you mean 'j'?",
+        ]
+    )
+    result.stdout.fnmatch_lines(['*"x1" (a is judge, b is editor)'])
+    report = json.loads((pytester.path / "r.json").read_text())
+    by_case = {record["case"]: record for record in report["cases"]}
+    assert by_case["mapped"]["review"]["graders"] == {"a": "judge", "b": "editor"}
+    assert by_case["mapped"]["review"]["rows"][0]["fields"] == {"note": "n1"}
+    assert by_case["long"]["evidence"]["facts"]["ignored judgements"] == (
+        "1 by graders other than a and b (cy 1)"
+    )
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
