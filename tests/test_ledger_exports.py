@@ -4,6 +4,7 @@ written as ``id,a,b``."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
@@ -34,9 +35,11 @@ except ImportError:  # the Parquet tests skip; the message without pyarrow is te
 needs_pyarrow = pytest.mark.skipif(pyarrow is None, reason="pyarrow (pytest-rubric[parquet])")
 
 
-def run_export(folder: Path, name: str, content: str | bytes, ledger: str | None) -> CaseOutcome:
+def run_export(
+    folder: Path, name: str, content: str | bytes, ledger: str | None, *, review: bool = True
+) -> CaseOutcome:
     """The outcome of one agreement case reading ``name`` (written with ``content``) as
-    ``ledger`` describes it, with its rows for review kept."""
+    ``ledger`` describes it, with its rows for review kept (unless not ``review``)."""
     target = folder / name
     if isinstance(content, bytes):
         target.write_bytes(content)
@@ -51,7 +54,12 @@ def run_export(folder: Path, name: str, content: str | bytes, ledger: str | None
     )
     (case,) = load_case_file(case_path, "c.rubric.yaml", root=folder).cases
     return run_case(
-        case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000, review_at=name
+        case,
+        AGREEMENT,
+        path="c.rubric.yaml",
+        source="",
+        review_limit=1000 if review else None,
+        review_at=name,
     )
 
 
@@ -848,3 +856,25 @@ def test_every_rule_through_pytest_serially_and_under_xdist(
         "1 by graders other than a and b (cy 1)"
     )
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+@needs_pyarrow
+@pytest.mark.parametrize("at", [0, 1, 2])
+def test_a_parquet_text_id_that_is_not_utf8_is_a_case_error_naming_its_row(
+    tmp_path: Path, at: int
+) -> None:
+    assert pyarrow is not None
+    raw = [b"a", b"b", b"c"]
+    raw[at] = raw[at] + b"\xff"
+    ids = pyarrow.array(raw, pyarrow.binary()).view(pyarrow.string())  # Arrow checks no UTF-8
+    columns = {"id": ids, "a": pyarrow.array([True] * 3), "b": pyarrow.array([True] * 3)}
+    data = parquet_bytes(tmp_path, columns)
+    for blocks in (True, False):
+        with mock_blocks_off() if not blocks else contextlib.nullcontext():
+            (tmp_path / "c.rubric.yaml").unlink(missing_ok=True)
+            outcome = run_export(tmp_path, "w.parquet", data, None, review=False)
+        assert outcome.outcome == "case-error", blocks
+        assert outcome.problems == (
+            f"the input is not usable: w.parquet#row {at + 1}: a text value is not UTF-8 "
+            "(invalid start byte); write the export's text as UTF-8",
+        ), blocks

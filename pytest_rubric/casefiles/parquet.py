@@ -148,7 +148,14 @@ def parquet_rows(reader: RowReader) -> Iterator[JSON]:
     number = 0
     try:
         for batch in file.iter_batches(batch_size=BATCH_ROWS, columns=columns):
-            for row in batch.to_pylist():
+            try:
+                rows = batch.to_pylist()
+            except UnicodeDecodeError as exc:  # Arrow does not check a text column's UTF-8
+                raise RubricInputError(
+                    f"{reader.display}#row {number + _first_bad_text(batch) + 1}: a text "
+                    f"value is not UTF-8 ({exc.reason}); write the export's text as UTF-8"
+                ) from None
+            for row in rows:
                 number += 1
                 reader.position = number
                 yield {key: _json(value) for key, value in row.items()}
@@ -156,6 +163,16 @@ def parquet_rows(reader: RowReader) -> Iterator[JSON]:
         raise RubricInputError(
             f"{reader.display}#row {number + 1}: cannot be read ({exc}); check the export"
         ) from None
+
+
+def _first_bad_text(batch: Any) -> int:
+    """The index of the first row of ``batch`` that does not convert (its text not UTF-8)."""
+    for index in range(batch.num_rows):
+        try:
+            batch.slice(index, 1).to_pylist()
+        except UnicodeDecodeError:
+            return index
+    return 0
 
 
 def _json(value: object) -> JSON:
@@ -200,6 +217,7 @@ def parquet_label_blocks(reader: RowReader) -> Iterator[LabelBlock | None]:
             rows = len(ids)
             if rows == 0:
                 continue
+            ids.validate(full=True)  # Arrow reads a text column without checking its UTF-8
             if (
                 rows > 1
                 and not compute.all(compute.less(ids.slice(0, rows - 1), ids.slice(1))).as_py()
