@@ -12,6 +12,7 @@ import json
 import random
 import sys
 import tempfile
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from pytest_rubric import evaluate_agreement
 from pytest_rubric.casefiles.loader import load_case_file
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.evaluators.agreement import tally_blocks
 from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.running.outcome import CaseOutcome
 from pytest_rubric.running.runner import run_case
@@ -634,21 +635,42 @@ def test_a_long_csv_with_adjacent_judgements_answers_as_read_one_row_at_a_time(
     assert (fast.evidence and fast.evidence.facts) == (slow.evidence and slow.evidence.facts)
 
 
-def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "x,bob,accept\nx,alice,reject\ny,alice,accept\ny,bob,accept\n",  # by case
+        "y,alice,accept\nx,alice,reject\nx,bob,accept\ny,bob,accept\n",  # any order
+        "x,alice,reject\ny,alice,accept\nx,carol,accept\ny,bob,accept\nx,bob,accept\n",
+    ],
+    ids=["adjacent", "any-order", "another-grader"],
+)
+def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> None:
     from pytest_rubric.casefiles.ledgers import RowReader
 
     (tmp_path / "c.rubric.yaml").write_text(
         f"evaluator: agreement\ncases:\n  - id: x\n    input_file: l.csv\n    ledger: {LONG}\n"
         "    expected: {}\n"
     )
-    (tmp_path / "l.csv").write_text(
-        "example_id,_annotator_id,answer\nx,bob,accept\nx,alice,reject\ny,alice,accept\n"
-        "y,bob,accept\n"
-    )
+    (tmp_path / "l.csv").write_text("example_id,_annotator_id,answer\n" + lines)
     (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
     assert case.input_file is not None
-    blocks = list(RowReader(case.input_file, "l.csv", ".csv", ledger=case.ledger).label_blocks())
-    assert blocks == [LabelBlock(["x", "y"], (1, 0, 0, 1), ["x"])]
+    reader = RowReader(case.input_file, "l.csv", ".csv", ledger=case.ledger)
+    blocks = list(reader.label_blocks())
+    assert None not in blocks
+    assert sorted(chain.from_iterable(block.ids for block in blocks if block)) == ["x", "y"]
+    answer = tally_blocks(blocks)
+    assert answer is not None
+    first_x = lines.index("x,") < lines.index("y,")
+    assert answer[0] == {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 0, "bOnly": 1},
+        "agreement": 1,
+        "total": 2,
+        "disagreements": ["x"],
+    }, first_x
+    outcome = run_export(tmp_path, "l2.csv", "example_id,_annotator_id,answer\n" + lines, LONG)
+    with mock_blocks_off():
+        slow = run_export(tmp_path, "l2.csv", "example_id,_annotator_id,answer\n" + lines, LONG)
+    assert (outcome.actual, outcome.evidence) == (slow.actual, slow.evidence)
 
 
 def mock_block(size: int) -> Any:
@@ -878,3 +900,48 @@ def test_a_parquet_text_id_that_is_not_utf8_is_a_case_error_naming_its_row(
             f"the input is not usable: w.parquet#row {at + 1}: a text value is not UTF-8 "
             "(invalid start byte); write the export's text as UTF-8",
         ), blocks
+
+
+#: Plain IDs (most exports' kind), unique by construction unless repeated on purpose.
+PLAIN_LEDGERS = st.lists(
+    st.tuples(st.text("abcxyz019-", min_size=1, max_size=5), st.booleans(), st.booleans()),
+    max_size=12,
+    unique_by=lambda row: row[0],
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.one_of(PLAIN_LEDGERS, PLAIN_LEDGERS, LEDGERS),
+    seed=st.integers(0, 2**32 - 1),
+    extra=st.one_of(
+        st.just([]),
+        st.lists(st.tuples(IDS, st.sampled_from(["alice", "bob", "carol"]), WORDS), max_size=3),
+        st.lists(st.tuples(IDS, st.just("carol"), st.just("accept")), max_size=3),
+    ),
+    block=st.sampled_from([5, 13, 64, 1 << 16]),
+)
+def test_a_long_csv_in_any_order_answers_as_read_one_row_at_a_time(
+    rows: list[tuple[str, bool, bool]],
+    seed: int,
+    extra: list[tuple[str, str, str]],
+    block: int,
+) -> None:
+    """The any-order blocks path (JudgementTally) against the rows path, on shuffled
+    exports with stray judgements (repeats, other graders, unknown words)."""
+    words = {True: "accept", False: "reject"}
+    judgements = [(i, "alice", words[a]) for i, a, _ in rows]
+    judgements += [(i, "bob", words[b]) for i, _, b in rows]
+    judgements += extra
+    random.Random(seed).shuffle(judgements)
+    if any("," in i or '"' in i or "\r" in i for i, _, _ in judgements):
+        return  # an ID needing quotes: read one row at a time anyway
+    text = "example_id,_annotator_id,answer\n" + "".join(f"{i},{g},{w}\n" for i, g, w in judgements)
+    with tempfile.TemporaryDirectory() as name, mock_block(block):
+        folder = Path(name)
+        fast = run_export(folder, "long.csv", text, LONG)
+        with mock_blocks_off():
+            slow = run_export(folder, "long.csv", text, LONG)
+    assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)
+    assert fast.evidence == slow.evidence
+    assert fast.review == slow.review

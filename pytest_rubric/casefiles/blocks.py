@@ -22,15 +22,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from itertools import chain, compress, repeat
-from operator import ne
+from operator import add, and_, mul, ne
 
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 
 #: Characters no word of a block may hold, nor a block: a quote or CR changes how
 #: ``csv.reader`` splits a line, a NUL is refused by it, a comma or LF splits cells.
 _PLAIN_OUT = ('"', "\r", "\0")
 _ID_OF_LINE = re.compile(r"([^,\n]*),[^\n]*\n")
-_THREE_CELLS = re.compile(r"([^,\n]*),([^,\n]*),([^,\n]*)\n")
 _PAIR_INDEX = {(True, True): 0, (False, False): 1, (True, False): 2, (False, True): 3}
 
 #: The two layouts of a ``.jsonl`` row :meth:`RowReader.label_blocks` reads: spaced as
@@ -45,6 +44,11 @@ _JSONL_LAYOUTS = tuple(
 _LABEL_PAIRS = ((True, True), (False, False), (True, False), (False, True))
 #: Characters no JSON text holds unescaped (all below U+0020 but LF, which ends a row).
 _CONTROLS = bytes(code for code in range(0x20) if code != 0x0A)
+
+
+def _cells(width: int) -> re.Pattern[str]:
+    """A line of ``width`` unquoted CSV cells ended by LF, each cell a group."""
+    return re.compile("([^,\n]*)," * (width - 1) + "([^,\n]*)\n")
 
 
 def plain_words(words: Mapping[str, bool]) -> bool:
@@ -99,22 +103,27 @@ class JudgementPairs:
     """Blocks of a one-row-per-judgement CSV export whose lines come in pairs: each case
     judged by grader A and grader B (either first) on two adjacent lines.
 
-    ``order`` gives where the ID, the grader and the label are among a line's three
+    ``order`` gives where the ID, the grader and the label are among a line's ``width``
     cells; ``a`` and ``b`` are the graders' names; ``words`` the labels. A line left
     over at the end of a block waits for the next one."""
 
-    def __init__(self, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]):
+    def __init__(
+        self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
+    ) -> None:
+        self.width = width
+        self.cells = _cells(width)
         self.order = order
         self.graders = {(a, b), (b, a)}
         self.a = a
         self.words = dict(words)
-        self.carry: list[tuple[str, str, str]] = []
+        self.carry: list[tuple[str, ...]] = []
+        self.ignored: Counter[str] = Counter()  # none: another grader's line is not a pair
 
     def block(self, body: str) -> LabelBlock | None:
         rows = body.count("\n")
-        if not _plain(body, rows, 2):
+        if not _plain(body, rows, self.width - 1):
             return None
-        cells: list[tuple[str, str, str]] = _THREE_CELLS.findall(body)
+        cells: list[tuple[str, ...]] = self.cells.findall(body)
         if len(cells) != rows:
             return None
         if self.carry:
@@ -128,7 +137,7 @@ class JudgementPairs:
         columns = list(zip(*cells, strict=True))
         ids, graders, labels = columns[at_id], columns[at_grader], columns[at_label]
         firsts, seconds = ids[0::2], ids[1::2]
-        if firsts != seconds or not _within_field_limit(body, ids, graders, labels):
+        if firsts != seconds or not _within_field_limit(body, *columns):
             return None
         by = graders[0::2]
         if not set(zip(by, graders[1::2], strict=True)) <= self.graders:
@@ -156,9 +165,10 @@ class JudgementPairs:
         differing = list(compress(firsts, map(ne, a_labels, b_labels)))
         return LabelBlock(list(firsts), pairs, differing)
 
-    def done(self) -> bool:
-        """Whether every line read was paired (a line left over is a case judged once)."""
-        return not self.carry
+    def last_block(self) -> LabelBlock | None:
+        """Nothing more once every line read was paired; ``None`` for a line left over (a
+        case judged once)."""
+        return None if self.carry else LabelBlock([], (0, 0, 0, 0), [])
 
 
 def jsonl_block(body: str) -> LabelBlock | None:
@@ -217,3 +227,120 @@ def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> Label
     lines = text.split("\n")
     differ = (f"{sep}true{sep}false", f"{sep}false{sep}true")
     return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
+
+
+class JudgementTally:
+    """Blocks of a one-row-per-judgement CSV export in any order (sorted by case, by
+    grader, by time), tallied a block at a time with dictionary and set operations.
+
+    Each grader's judgements of a block become a dictionary of ID to its code (twice its
+    line, plus 1 for a true label); a case is complete when both graders' codes are
+    known, and its first judgement is the smaller line. Only the IDs still waiting for
+    their second judgement are kept with their code, and the IDs of complete cases (to
+    find a repeat): memory follows the waiting IDs, never the rows. Complete cases are
+    handed over as they complete, ``distinct`` (their order is not the rows'), and their
+    disagreements, in the order of their first judgements, at the end
+    (:meth:`last_block`).
+
+    ``None`` where the block path cannot decide exactly: a line that is not plain, a
+    label outside the words, a grader judging one ID twice, a judgement of a complete
+    case, an ID that is blank or starts with whitespace, and, at the end, a case judged
+    once (a missing label); the rows are then read one at a time, which words it.
+    Judgements by other graders are left out and counted in ``ignored``.
+    """
+
+    def __init__(
+        self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
+    ) -> None:
+        self.width = width
+        self.cells = _cells(width)
+        self.order = order
+        self.a, self.b = a, b
+        self.words = {word: int(meaning) for word, meaning in words.items()}
+        self.waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.done: set[str] = set()
+        self.line = 1  # the header's
+        self.ignored: Counter[str] = Counter()
+        self.differing: list[tuple[int, str]] = []
+
+    def block(self, body: str) -> LabelBlock | None:
+        rows = body.count("\n")
+        if not _plain(body, rows, self.width - 1):
+            return None
+        found: list[tuple[str, ...]] = self.cells.findall(body)
+        if len(found) != rows or not _within_field_limit(body, *zip(*found, strict=True)):
+            return None
+        first_line = self.line + 1
+        self.line += rows
+        if not found:
+            return LabelBlock([], (0, 0, 0, 0), [], checked=True, distinct=True)
+        columns = list(zip(*found, strict=True))
+        at_id, at_grader, at_label = self.order
+        ids, graders, labels = columns[at_id], columns[at_grader], columns[at_label]
+        lines = range(first_line, first_line + rows)
+        judged: list[dict[str, int]] = []
+        total = 0
+        for name in (self.a, self.b):
+            mine = list(map(name.__eq__, graders))
+            count = sum(mine)
+            total += count
+            words = list(compress(labels, mine))
+            if not set(words) <= self.words.keys():
+                return None
+            meanings = map(self.words.__getitem__, words)
+            codes = map(add, map(mul, compress(lines, mine), repeat(2)), meanings)
+            own = dict(zip(compress(ids, mine), codes, strict=False))
+            if len(own) != count:
+                return None  # one grader judged one ID twice in the block
+            judged.append(own)
+        if total != rows:
+            self.ignored.update(g for g in graders if g != self.a and g != self.b)
+        new_a, new_b = judged
+        wait_a, wait_b = self.waiting
+        done = self.done
+        if new_a.keys() & wait_a.keys() or new_b.keys() & wait_b.keys():
+            return None
+        if new_a.keys() & done or new_b.keys() & done:
+            return None
+        # Complete now: judged by both in this block, or by one now and the other before.
+        both = new_a.keys() & new_b.keys()
+        a_then = new_a.keys() & wait_b.keys()  # b judged before, a now
+        b_then = new_b.keys() & wait_a.keys()
+        complete = [*both, *a_then, *b_then]
+        codes_a = [
+            *map(new_a.pop, both),
+            *map(new_a.pop, a_then),
+            *map(wait_a.pop, b_then),
+        ]
+        codes_b = [
+            *map(new_b.pop, both),
+            *map(wait_b.pop, a_then),
+            *map(new_b.pop, b_then),
+        ]
+        wait_a.update(new_a)
+        wait_b.update(new_b)
+        if complete and _BLANK_ID.search("\n" + "\n".join(complete) + "\n"):
+            return None  # an ID that is empty or starts with whitespace: worded row by row
+        done.update(complete)
+        labels_a = list(map(and_, codes_a, repeat(1)))
+        labels_b = list(map(and_, codes_b, repeat(1)))
+        counted = Counter(zip(labels_a, labels_b, strict=True))
+        firsts = map(min, codes_a, codes_b)
+        self.differing.extend(
+            compress(zip(firsts, complete, strict=True), map(ne, labels_a, labels_b))
+        )
+        pairs = (counted[1, 1], counted[0, 0], counted[1, 0], counted[0, 1])
+        return LabelBlock(complete, pairs, [], checked=True, distinct=True)
+
+    def last_block(self) -> LabelBlock | None:
+        """The disagreements, in the order of their first judgements, once every case is
+        complete; ``None`` while a case waits for its second judgement."""
+        if any(self.waiting):
+            return None
+        ordered = [case_id for _, case_id in sorted(self.differing)]
+        return LabelBlock([], (0, 0, 0, 0), ordered, checked=True, distinct=True)
+
+
+#: An ID (each after LF, and followed by LF) that is empty or starts with JavaScript
+#: whitespace.
+_BLANK_ID = re.compile(f"\n[{re.escape(JS_WHITESPACE_CHARS)}]")

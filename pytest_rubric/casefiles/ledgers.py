@@ -27,7 +27,13 @@ from operator import itemgetter
 from pathlib import Path
 from typing import NoReturn, TextIO, cast
 
-from pytest_rubric.casefiles.blocks import JudgementPairs, jsonl_block, plain_words, word_block
+from pytest_rubric.casefiles.blocks import (
+    JudgementPairs,
+    JudgementTally,
+    jsonl_block,
+    plain_words,
+    word_block,
+)
 from pytest_rubric.casefiles.ledgermaps import ReadNotes, mapped_rows, paired_judgements
 from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
@@ -251,7 +257,7 @@ class RowReader:
         #: from its judgements is named by its first).
         self._row_line: int | None = None
         self._read = False
-        self._pairs: JudgementPairs | None = None
+        self._pairs: JudgementPairs | JudgementTally | None = None
 
     def _open(self) -> TextIO:
         if self.fmt.endswith(".gz"):
@@ -340,6 +346,23 @@ class RowReader:
         if self.base == ".parquet" or (self.ledger is not None and self.base != ".csv"):
             yield None
             return
+        if self.ledger is None or not self.ledger.per_judgement:
+            yield from self._blocks(None)
+            return
+        # One row per judgement: each case's two on adjacent lines (an export sorted by
+        # case), else in any order; which, the first block tells.
+        blocks = self._blocks(JudgementPairs)
+        first = next(blocks, None)
+        if first is None:
+            yield from self._blocks(JudgementTally)
+            return
+        yield first
+        yield from blocks
+
+    def _blocks(
+        self, judgements: type[JudgementPairs] | type[JudgementTally] | None
+    ) -> Iterator[LabelBlock | None]:
+        """The file's label blocks, one row per judgement read by ``judgements``."""
         try:
             with self._open() as stream:
                 blocks = _whole_lines(stream)
@@ -347,7 +370,9 @@ class RowReader:
                     header = next(blocks, None)
                     end = -1 if header is None else header.find("\n")
                     read = (
-                        None if header is None or end < 0 else self._csv_block_reader(header[:end])
+                        None
+                        if header is None or end < 0
+                        else self._csv_block_reader(header[:end], judgements)
                     )
                     if header is None or read is None:
                         yield None  # none, another header, a runaway line: one row at a time
@@ -360,12 +385,16 @@ class RowReader:
                     yield block
                     if block is None:
                         return
-                if self._pairs is not None and not self._pairs.done():
-                    yield None  # a judgement left over: a case judged once
+                if self._pairs is not None:
+                    yield self._pairs.last_block()  # None while a case waits: judged once
+                    if self.notes is not None:
+                        self.notes.ignored.update(self._pairs.ignored)
         except (UnicodeDecodeError, OSError, EOFError, zlib.error):
             yield None  # gzip.BadGzipFile is an OSError
 
-    def _csv_block_reader(self, header: str) -> Callable[[str], LabelBlock | None] | None:
+    def _csv_block_reader(
+        self, header: str, judgements: type[JudgementPairs] | type[JudgementTally] | None
+    ) -> Callable[[str], LabelBlock | None] | None:
         """How to read a CSV ledger's blocks under ``header`` (its first line), when it is
         a layout :mod:`~pytest_rubric.casefiles.blocks` reads; else ``None``."""
         ledger = self.ledger
@@ -393,12 +422,13 @@ class RowReader:
         assert ledger.grader is not None
         assert ledger.label is not None
         wanted = [ledger.id.column, ledger.grader.column, ledger.label.column]
-        if sorted(names) != sorted(wanted) or len(set(names)) != 3:
+        if not set(wanted) <= set(names) or len(set(names)) != len(names):
             return None
         if type(ledger.a_name) is not str or type(ledger.b_name) is not str:
             return None
         order = (names.index(wanted[0]), names.index(wanted[1]), names.index(wanted[2]))
-        self._pairs = JudgementPairs(order, ledger.a_name, ledger.b_name, words)
+        assert judgements is not None
+        self._pairs = judgements(len(names), order, ledger.a_name, ledger.b_name, words)
         return self._pairs.block
 
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:

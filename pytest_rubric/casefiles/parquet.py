@@ -18,7 +18,7 @@ from typing import Any, Protocol, overload
 from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 
 
 class RowReader(Protocol):
@@ -35,11 +35,6 @@ class RowReader(Protocol):
 #: Rows a record batch holds.
 BATCH_ROWS = 1 << 18
 EXTRA = "pip install 'pytest-rubric[parquet]'"
-#: JavaScript's whitespace (``String.prototype.trim``), as the agreement evaluator takes it.
-_JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 
 
 def _pyarrow(display: str) -> tuple[Any, Any, Any]:
@@ -233,7 +228,13 @@ def parquet_label_blocks(reader: RowReader) -> Iterator[LabelBlock | None]:
             b_count = compute.sum(b).as_py() or 0
             differ = compute.not_equal(a, b)
             pairs = (both, rows - a_count - b_count + both, a_count - both, b_count - both)
-            yield LabelBlock(lazy, pairs, compute.filter(ids, differ).to_pylist(), checked=True)
+            yield LabelBlock(
+                lazy,
+                pairs,
+                compute.filter(ids, differ).to_pylist(),
+                checked=True,
+                increasing=True,
+            )
     except (OSError, pyarrow.ArrowException):
         yield None
 
@@ -247,7 +248,7 @@ def _any_blank_start(ids: Sequence[str]) -> bool:
         return True
     if first[0] > " " and last[0] < "\u00a0":  # past every ASCII space, before the others
         return False
-    for char in _JS_WHITESPACE:
+    for char in JS_WHITESPACE_CHARS:
         at = bisect.bisect_left(ids, char)
         if at < len(ids) and ids[at].startswith(char):
             return True

@@ -21,23 +21,40 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+#: Whitespace as JavaScript's ``String.prototype.trim`` strips it: WhiteSpace and
+#: LineTerminator (ECMA-262), i.e. TAB, VT, FF, SP, NBSP, ZWNBSP (U+FEFF), the Unicode
+#: ``Zs`` category, LF, CR, LS and PS: an ID of these alone is blank. Python's
+#: ``str.isspace`` differs both ways: it counts U+001C..U+001F and U+0085, and not U+FEFF.
+JS_WHITESPACE_CHARS = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
 
 class LabelBlock(NamedTuple):
-    """Consecutive ledger rows, each a text ID and two Boolean labels.
+    """Ledger rows, each a text ID and two Boolean labels.
 
     ``ids`` holds every row's ID in row order; ``pairs`` how many rows are labelled
     (true, true), (false, false), (true, false) and (false, true); ``differing`` the IDs
     of the rows whose two labels differ, in row order. Nothing is checked of the IDs:
-    they may be empty, blank or repeated, which the tally decides, unless ``checked``
-    says the source proved them strictly increasing, none empty or starting with
-    JavaScript whitespace (a Parquet file's IDs are checked in Arrow, and read as
-    Python text only when iterated).
+    they may be empty, blank or repeated, which the tally decides, unless the source says
+    it proved something of them:
+
+    - ``checked``: none is empty or starts with JavaScript whitespace;
+    - ``increasing``: they strictly increase (a Parquet file's IDs, checked in Arrow and
+      read as Python text only when iterated);
+    - ``distinct``: none repeats an ID of this block or of any block before, and the
+      rows' order is known only to the source: ``ids`` may come in any order, and the
+      rows' ``differing`` IDs in a later block than their IDs (a one-row-per-judgement
+      export knows a case's place at its first judgement, its labels at its second).
     """
 
     ids: Sequence[str]
     pairs: tuple[int, int, int, int]
     differing: list[str]
     checked: bool = False
+    increasing: bool = False
+    distinct: bool = False
 
 
 class LabelBlockSource(Protocol):

@@ -19,21 +19,14 @@ from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"
 LABEL_ERROR = "review-label"
 
-#: Whitespace as JavaScript's ``String.prototype.trim`` strips it: WhiteSpace and
-#: LineTerminator (ECMA-262), i.e. TAB, VT, FF, SP, NBSP, ZWNBSP (U+FEFF), the
-#: Unicode ``Zs`` category, LF, CR, LS and PS. Python's ``str.isspace`` differs
-#: both ways: it counts U+001C..U+001F and U+0085, and not U+FEFF.
-JS_WHITESPACE_CHARS = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+#: JavaScript's whitespace (``String.prototype.trim``), as a set.
 JS_WHITESPACE = frozenset(JS_WHITESPACE_CHARS)
 
 _ABSENT: Final = object()
@@ -145,35 +138,40 @@ def tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], 
 
     IDs in strictly increasing order (as ledgers are usually written) are all distinct,
     which one comparison of neighbours shows; a set is built only from the first block
-    out of order on, and from the IDs before it, kept till then.
+    out of order on, and from the IDs before it, kept till then. A source that proves
+    its IDs distinct (``LabelBlock.distinct``) is taken at its word.
     """
     both = neither = a_only = b_only = 0
     disagreements: list[JSON] = []
     seen: set[str] | None = None
     kept: list[Sequence[str]] = []  # the IDs so far, while they increase
     last: str | None = None
+    proven: bool | None = None  # whether the source proves the IDs distinct (all or none)
     for block in blocks:
         if block is None:
             return None
+        if proven is None:
+            proven = block.distinct
+        elif proven is not block.distinct:
+            return None  # a source proves every block distinct, or none
         ids = block.ids
-        if not ids:
-            continue
-        if not block.checked and _BLANK_START.search("\n" + "\n".join(ids)):
+        if ids and not block.checked and _BLANK_START.search("\n" + "\n".join(ids)):
             return None  # an empty ID, or one starting with whitespace (or LF inside one)
-        if seen is None:
-            if (last is None or last < ids[0]) and (
-                block.checked or all(map(lt, ids, islice(ids, 1, None)))
-            ):
-                kept.append(ids)
-                last = ids[-1]
-            else:
-                seen = set(chain.from_iterable(kept))
-                kept = []
-        if seen is not None:
-            before = len(seen)
-            seen.update(ids)
-            if len(seen) != before + len(ids):
-                return None
+        if ids and not proven:
+            if seen is None:
+                if (last is None or last < ids[0]) and (
+                    block.increasing or all(map(lt, ids, islice(ids, 1, None)))
+                ):
+                    kept.append(ids)
+                    last = ids[-1]
+                else:
+                    seen = set(chain.from_iterable(kept))
+                    kept = []
+            if seen is not None:
+                before = len(seen)
+                seen.update(ids)
+                if len(seen) != before + len(ids):
+                    return None
         pairs = block.pairs
         both, neither = both + pairs[0], neither + pairs[1]
         a_only, b_only = a_only + pairs[2], b_only + pairs[3]

@@ -221,6 +221,7 @@ class _Asking:
                 reader = self._reader()
                 pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
                 if pair is not None:
+                    self.notes = reader.notes
                     return call.checked(*call.pair("tally_blocks", pair), "tally_blocks")
             if evaluator.stream is not None:
                 reader = self._reader()
