@@ -945,3 +945,24 @@ def test_a_long_csv_in_any_order_answers_as_read_one_row_at_a_time(
     assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)
     assert fast.evidence == slow.evidence
     assert fast.review == slow.review
+
+
+def test_a_case_judged_once_is_named_by_the_blocks_so_the_rows_need_not_wait(
+    tmp_path: Path,
+) -> None:
+    from pytest_rubric.casefiles.ledgers import RowReader
+
+    lines = "".join(f"c{n},alice,accept\nc{n},bob,reject\n" for n in range(50))
+    text = "example_id,_annotator_id,answer\nlone,bob,accept\n" + lines
+    fast = run_export(tmp_path, "l.csv", text, LONG)
+    with mock_blocks_off():
+        slow = run_export(tmp_path, "l.csv", text, LONG)
+    assert fast.actual == slow.actual == {"error": "review-label"}
+    assert fast.evidence == slow.evidence
+    assert fast.evidence is not None
+    assert (fast.evidence.problem or "").startswith("l.csv:2 rows[0] (id 'lone') has no label a")
+    (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
+    assert case.input_file is not None
+    reader = RowReader(case.input_file, "l.csv", ".csv", ledger=case.ledger)
+    assert None in list(reader.label_blocks())
+    assert reader.lone == {"lone"}

@@ -332,6 +332,10 @@ class JudgementTally:
         pairs = (counted[1, 1], counted[0, 0], counted[1, 0], counted[0, 1])
         return LabelBlock(complete, pairs, [], checked=True, distinct=True)
 
+    def lone(self) -> frozenset[str]:
+        """The IDs still waiting for their second judgement (at the end: judged once)."""
+        return frozenset(self.waiting[0]) | frozenset(self.waiting[1])
+
     def last_block(self) -> LabelBlock | None:
         """The disagreements, in the order of their first judgements, once every case is
         complete; ``None`` while a case waits for its second judgement."""

@@ -147,9 +147,11 @@ def paired_judgements(
     where: Callable[[], str],
     line: Callable[[], int],
     at_line: Callable[[int], None],
+    lone: frozenset[str] = frozenset(),
 ) -> Iterator[object]:
     """The rows of a one-row-per-judgement export as one ledger row per case, in the order
-    of each case's first judgement.
+    of each case's first judgement. ``lone`` names IDs known to be judged by one grader
+    only (a reading before found them): their rows wait for no second judgement.
 
     ``where()`` and ``line()`` name the judgement just read; ``at_line(n)`` is called
     before a row is yielded with the line of its first judgement, so that the reader
@@ -220,7 +222,7 @@ def paired_judgements(
         entry = held.get(case_id) if type(case_id) is str else None
         if entry is None and type(case_id) is str and case_id not in done:
             fields = {key: item for key, item in judgement.items() if key not in used}
-            entry = [line(), case_id, ABSENT, ABSENT, fields, bit]
+            entry = [line(), case_id, ABSENT, ABSENT, fields, 3 if case_id in lone else bit]
             entry[side] = value
             held[case_id] = entry
             continue

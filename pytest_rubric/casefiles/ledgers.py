@@ -258,6 +258,9 @@ class RowReader:
         self._row_line: int | None = None
         self._read = False
         self._pairs: JudgementPairs | JudgementTally | None = None
+        #: The IDs one grader alone judged, when the file's blocks found them: their rows
+        #: need not wait for a second judgement when the rows are read one at a time.
+        self.lone: frozenset[str] = frozenset()
 
     def _open(self) -> TextIO:
         if self.fmt.endswith(".gz"):
@@ -294,7 +297,7 @@ class RowReader:
             yield from cast(
                 Iterator[JSON],
                 paired_judgements(
-                    self._raw(), ledger, notes, self._here, self._line, self._at_line
+                    self._raw(), ledger, notes, self._here, self._line, self._at_line, self.lone
                 ),
             )
         else:
@@ -386,7 +389,10 @@ class RowReader:
                     if block is None:
                         return
                 if self._pairs is not None:
-                    yield self._pairs.last_block()  # None while a case waits: judged once
+                    last = self._pairs.last_block()  # None while a case waits: judged once
+                    if last is None and isinstance(self._pairs, JudgementTally):
+                        self.lone = self._pairs.lone()
+                    yield last
                     if self.notes is not None:
                         self.notes.ignored.update(self._pairs.ignored)
         except (UnicodeDecodeError, OSError, EOFError, zlib.error):

@@ -217,14 +217,14 @@ class _Asking:
         gives it at once (``judge``, ``stream``, ``tally_blocks``)."""
         case, evaluator, call = self.case, self.evaluator, self.call
         if case.input_file is not None and case.input_format not in _WHOLE_INPUTS:
+            reader = self._reader()
             if evaluator.tally_blocks is not None:
-                reader = self._reader()
                 pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
                 if pair is not None:
                     self.notes = reader.notes
                     return call.checked(*call.pair("tally_blocks", pair), "tally_blocks")
             if evaluator.stream is not None:
-                reader = self._reader()
+                # The same reader: what its blocks found (cases judged once) spares memory.
                 self.notes = reader.notes
                 pair = call("stream", evaluator.stream, reader, reader.where)
                 return call.checked(*call.pair("stream", pair), "stream")
