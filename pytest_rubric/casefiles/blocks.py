@@ -92,6 +92,22 @@ def word_block(body: str, words: Mapping[str, bool]) -> LabelBlock | None:
     return LabelBlock(ids, (both, neither, a_only, b_only), differing)
 
 
+class _Judgements:
+    """What both readers of one-row-per-judgement blocks are told: a line's ``width``
+    cells, where the ID, the grader and the label are among them (``order``), the two
+    graders' names and the label words; and what they count of other graders' lines."""
+
+    def __init__(
+        self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
+    ) -> None:
+        self.width = width
+        self.cells = _cells(width)
+        self.order = order
+        self.a, self.b = a, b
+        self.words = dict(words)
+        self.ignored: Counter[str] = Counter()
+
+
 def _within_field_limit(body: str, *cells: Iterable[str]) -> bool:
     """Whether no cell is longer than ``csv.field_size_limit()``: ``csv.reader`` refuses
     one (the limit is global, and a user may change it), so a block does too."""
@@ -99,7 +115,7 @@ def _within_field_limit(body: str, *cells: Iterable[str]) -> bool:
     return len(body) <= limit or max(map(len, chain.from_iterable(cells)), default=0) <= limit
 
 
-class JudgementPairs:
+class JudgementPairs(_Judgements):
     """Blocks of a one-row-per-judgement CSV export whose lines come in pairs: each case
     judged by grader A and grader B (either first) on two adjacent lines.
 
@@ -110,14 +126,9 @@ class JudgementPairs:
     def __init__(
         self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
     ) -> None:
-        self.width = width
-        self.cells = _cells(width)
-        self.order = order
+        super().__init__(width, order, a, b, words)
         self.graders = {(a, b), (b, a)}
-        self.a = a
-        self.words = dict(words)
         self.carry: list[tuple[str, ...]] = []
-        self.ignored: Counter[str] = Counter()  # none: another grader's line is not a pair
 
     def block(self, body: str) -> LabelBlock | None:
         rows = body.count("\n")
@@ -229,7 +240,7 @@ def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> Label
     return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
 
 
-class JudgementTally:
+class JudgementTally(_Judgements):
     """Blocks of a one-row-per-judgement CSV export in any order (sorted by case, by
     grader, by time), tallied a block at a time with dictionary and set operations.
 
@@ -252,15 +263,11 @@ class JudgementTally:
     def __init__(
         self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
     ) -> None:
-        self.width = width
-        self.cells = _cells(width)
-        self.order = order
-        self.a, self.b = a, b
-        self.words = {word: int(meaning) for word, meaning in words.items()}
+        super().__init__(width, order, a, b, words)
+        self.codes = {word: int(meaning) for word, meaning in words.items()}
         self.waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.done: set[str] = set()
         self.line = 1  # the header's
-        self.ignored: Counter[str] = Counter()
         self.differing: list[tuple[int, str]] = []
 
     def block(self, body: str) -> LabelBlock | None:
@@ -285,9 +292,9 @@ class JudgementTally:
             count = sum(mine)
             total += count
             words = list(compress(labels, mine))
-            if not set(words) <= self.words.keys():
+            if not set(words) <= self.codes.keys():
                 return None
-            meanings = map(self.words.__getitem__, words)
+            meanings = map(self.codes.__getitem__, words)
             codes = map(add, map(mul, compress(lines, mine), repeat(2)), meanings)
             own = dict(zip(compress(ids, mine), codes, strict=False))
             if len(own) != count:
