@@ -46,7 +46,9 @@ Two more, run only when named with ``--only`` (no target: they show what a long 
 holds in memory when its judgements are far apart, read one row at a time, beside the
 same floor): ``long-by-grader``, every judgement of one grader's, then the other's,
 with a text column; ``long-lone``, sorted by case but with one case judged once on its
-first line (its row, and every row after it, is held to the end: a missing label).
+first line (its row, and every row after it, is held to the end: a missing label);
+``long-jsonl``, one line per judgement as Prodigy's ``db-out`` writes them, read one row
+at a time / ``json.loads`` of each line and a count.
 
 In every export the IDs increase row by row, about 70% of a's labels are true, and b
 agrees with a about 80% of the time.
@@ -150,6 +152,21 @@ peak = peak_kib()
 print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
 """
 #: The floor for a Parquet export: the three columns read into a table.
+#: The floor for a JSONL export: ``json.loads`` of each line and a count of its label.
+JSONL_FLOOR_CHILD = """
+import json, sys, time
+
+start = time.process_time()
+counts = {}
+with open(sys.argv[1], encoding="utf-8") as stream:
+    for line in stream:
+        row = json.loads(line)
+        key = (row.get("_annotator_id"), row.get("answer"))
+        counts[key] = counts.get(key, 0) + 1
+end = time.process_time()
+peak = peak_kib()
+print(json.dumps({"cpu": end - start, "rows": sum(counts.values()), "peak_kib": peak}))
+"""
 PARQUET_FLOOR_CHILD = """
 import json, sys, time
 import pyarrow, pyarrow.compute, pyarrow.parquet
@@ -299,6 +316,31 @@ def long_csv_layout(folder: Path, rows: int, *, lone: bool) -> tuple[Path, Path]
     return path, folder / "export.csv"
 
 
+def long_jsonl(folder: Path, rows: int) -> tuple[Path, Path]:
+    """One line per judgement as Prodigy's ``db-out`` writes them (the example's text and
+    hashes beside the answer), each case's two judgements adjacent."""
+    answer = Answer()
+    word = {True: "accept", False: "reject"}
+    with (folder / "export.jsonl").open("w", encoding="utf-8") as stream:
+        for index, (case_id, a, b) in enumerate(labels(rows, seed=32)):
+            for grader, label in (("alice", a), ("bob", b)):
+                line = {
+                    "text": f"The headline of {case_id}",
+                    "_input_hash": index,
+                    "_task_hash": -index,
+                    "answer": word[label],
+                    "_annotator_id": grader,
+                    "example_id": case_id,
+                }
+                stream.write(json.dumps(line) + "\n")
+            answer.add(case_id, a, b)
+    ledger = (
+        "{rows: per-judgement, id: example_id, grader: _annotator_id, label: answer, "
+        "a: alice, b: bob, labels: {accept: true, reject: false}}"
+    )
+    return write_case_file(folder, "export.jsonl", ledger, answer), folder / "export.jsonl"
+
+
 def parquet(folder: Path, rows: int) -> tuple[Path, Path]:
     import pyarrow
     import pyarrow.parquet
@@ -355,8 +397,8 @@ def has_pyarrow() -> bool:
 
 
 NAMES = ("mapped-csv", "long-csv", "parquet")
-#: Run only when named with --only: the memory of a long export in other layouts.
-LAYOUTS = ("long-by-grader", "long-lone")
+#: Run only when named with --only: a long export in other layouts and formats.
+LAYOUTS = ("long-by-grader", "long-lone", "long-jsonl")
 #: Each measure: what writes its data, its floor, what the plugin's child is told, its target.
 SETUPS: dict[str, tuple[Callable[[Path, int], tuple[Path, Path]], str, list[str], float]] = {
     "mapped-csv": (mapped_csv, CSV_FLOOR_CHILD, [], 1.5),
@@ -369,6 +411,7 @@ SETUPS: dict[str, tuple[Callable[[Path, int], tuple[Path, Path]], str, list[str]
         float("inf"),
     ),
     "long-lone": (functools.partial(long_csv_layout, lone=True), CSV_FLOOR_CHILD, [], float("inf")),
+    "long-jsonl": (long_jsonl, JSONL_FLOOR_CHILD, [], float("inf")),
 }
 
 
