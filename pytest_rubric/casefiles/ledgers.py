@@ -2,8 +2,13 @@
 
 - ``.json``: the whole input mapping;
 - ``.jsonl``: ledger rows, one JSON object per line, read as a stream;
-- ``.csv``: ledger rows with the header ``id,a,b``; only the cells ``true`` and
-  ``false`` are booleans, every other cell (an empty one too) stays text.
+- ``.csv``: ledger rows under a header naming ``id``, ``a`` and ``b`` (other columns are
+  review fields); only the cells ``true`` and ``false`` are booleans, every other cell
+  (an empty one too) stays text;
+- each of them gzip'd (``.json.gz``, ``.jsonl.gz``, ``.csv.gz``), and ``.parquet``
+  (:mod:`~pytest_rubric.casefiles.parquet`, through pyarrow);
+- with a case's ``ledger:`` block, an export read as the block describes
+  (:mod:`~pytest_rubric.casefiles.ledgermaps`), its rows ledger rows all the same.
 
 The reader is chosen by the suffix written in the case file (``Case.input_format``),
 so a symlink named ``week.csv`` is read as CSV whatever its target is called.
