@@ -63,6 +63,9 @@ class ReadNotes:
         #: ``(where, side, case ID, value)`` of the first label outside the vocabulary.
         self.outside: tuple[str, str, object, object] | None = None
         self.ignored: Counter[str] = Counter()
+        #: Whether the export was read to its end: only then is ``ignored`` a count of it
+        #: (an identity problem stops the reading where it is found).
+        self.whole = False
 
     def label_outside(self, where: str, side: str, case_id: object, value: object) -> None:
         if self.outside is None:
@@ -83,7 +86,8 @@ class ReadNotes:
         )
 
     def facts(self) -> dict[str, JSON]:
-        if not self.ignored:
+        """The judgements of other graders, counted, when the export was read whole."""
+        if not self.ignored or not self.whole:
             return {}
         total = sum(self.ignored.values())
         by = ", ".join(f"{name} {count}" for name, count in self.ignored.most_common(5))
@@ -108,7 +112,8 @@ def _meaning(
     meaning = lookup(value)
     if meaning is not None:
         return meaning
-    notes.label_outside(where(), side, case_id, value)
+    if notes.outside is None:  # the first is named; where() is worded only for it
+        notes.label_outside(where(), side, case_id, value)
     return value if isinstance(value, str) or type(value) in (dict, list) else None
 
 

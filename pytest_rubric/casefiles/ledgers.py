@@ -262,7 +262,7 @@ class RowReader:
         #: from its judgements is named by its first).
         self._row_line: int | None = None
         self._read = False
-        self._pairs: JudgementPairs | JudgementTally | None = None
+        self._judgements: JudgementPairs | JudgementTally | None = None
         #: The IDs one grader alone judged, when the file's blocks found them: their rows
         #: need not wait for a second judgement when the rows are read one at a time.
         self.lone: frozenset[str] = frozenset()
@@ -298,7 +298,8 @@ class RowReader:
         self._row_line = None
         if ledger is None or notes is None:
             yield from self._raw()
-        elif ledger.per_judgement:
+            return
+        if ledger.per_judgement:
             yield from cast(
                 Iterator[JSON],
                 paired_judgements(
@@ -307,6 +308,7 @@ class RowReader:
             )
         else:
             yield from cast(Iterator[JSON], mapped_rows(self._raw(), ledger, notes, self._here))
+        notes.whole = True
 
     def _line(self) -> int:
         return self.position
@@ -393,13 +395,16 @@ class RowReader:
                     yield block
                     if block is None:
                         return
-                if self._pairs is not None:
-                    last = self._pairs.last_block()  # None while a case waits: judged once
-                    if last is None and isinstance(self._pairs, JudgementTally):
-                        self.lone = self._pairs.lone()
+                reading = self._judgements
+                if reading is not None:
+                    last = reading.last_block()  # None while a case waits: judged once
+                    if last is None:
+                        if isinstance(reading, JudgementTally):
+                            self.lone = reading.lone()
+                    elif self.notes is not None:  # the blocks answer: their notes stand
+                        self.notes.ignored.update(reading.ignored)
+                        self.notes.whole = True
                     yield last
-                    if self.notes is not None:
-                        self.notes.ignored.update(self._pairs.ignored)
         except (UnicodeDecodeError, OSError, EOFError, zlib.error):
             yield None  # gzip.BadGzipFile is an OSError
 
@@ -409,7 +414,7 @@ class RowReader:
         """How to read a CSV ledger's blocks under ``header`` (its first line), when it is
         a layout :mod:`~pytest_rubric.casefiles.blocks` reads; else ``None``."""
         ledger = self.ledger
-        self._pairs = None
+        self._judgements = None
         if ledger is None:
             return (
                 partial(word_block, words=_CSV_BOOLEANS) if header == _CSV_SIMPLE_HEADER else None
@@ -439,8 +444,8 @@ class RowReader:
             return None
         order = (names.index(wanted[0]), names.index(wanted[1]), names.index(wanted[2]))
         assert judgements is not None
-        self._pairs = judgements(len(names), order, ledger.a_name, ledger.b_name, words)
-        return self._pairs.block
+        self._judgements = judgements(len(names), order, ledger.a_name, ledger.b_name, words)
+        return self._judgements.block
 
     def _jsonl(self, stream: TextIO) -> Iterator[JSON]:
         decode = _decode_row

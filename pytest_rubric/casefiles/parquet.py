@@ -85,31 +85,32 @@ def _columns(reader: RowReader, schema: Any) -> list[str]:
 
 
 def _leads_somewhere(kind: Any, parts: Sequence[str]) -> bool:
-    """Whether the key path ``parts`` can lead to a value inside a column of type ``kind``."""
+    """Whether the key path ``parts`` can lead to a value inside a column of type ``kind``:
+    through a struct by its fields; into a map or a list, what a row holds decides."""
+    import pyarrow.types as types
+
     for part in parts:
-        fields = [kind.field(n) for n in range(kind.num_fields)] if _is_struct(kind) else None
-        if fields is None:
-            return _holds_mappings(kind)  # a map or a list: a row's data decides
-        named = [field for field in fields if field.name == part]
-        if not named:
+        if not types.is_struct(kind):
+            return bool(
+                types.is_map(kind)
+                or types.is_list(kind)
+                or types.is_large_list(kind)
+                or types.is_fixed_size_list(kind)
+            )
+        index = kind.get_field_index(part)
+        if index < 0:
             return False
-        kind = named[0].type
+        kind = kind.field(index).type
     return True
-
-
-def _is_struct(kind: Any) -> bool:
-    return type(kind).__name__ == "StructType"
-
-
-def _holds_mappings(kind: Any) -> bool:
-    return type(kind).__name__ in ("MapType", "ListType", "LargeListType", "FixedSizeListType")
 
 
 def _paths(schema: Any) -> list[str]:
     """Every column and struct field of ``schema``, as dotted key paths."""
 
+    import pyarrow.types as types
+
     def walk(prefix: str, kind: Any) -> list[str]:
-        if not _is_struct(kind):
+        if not types.is_struct(kind):
             return []
         found = []
         for n in range(kind.num_fields):
