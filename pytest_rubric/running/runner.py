@@ -194,7 +194,7 @@ class _Asking:
             return self._inline()
         if case.input_format in _WHOLE_INPUTS:
             return read_json(
-                case.input_file, case.input_file_display, gzipped=case.input_format != ".json"
+                case.input_file, case.input_file_display, gzipped=case.input_format.endswith(".gz")
             )
         reader = self._reader()
         self.notes = reader.notes
@@ -203,14 +203,13 @@ class _Asking:
     def _reader(self) -> RowReader:
         case = self.case
         assert case.input_file is not None
-        reader = RowReader(
+        return RowReader(
             case.input_file,
             case.input_file_display,
             fmt=case.input_format,
             ledger=case.ledger,
             case_file=self.path,
         )
-        return reader
 
     def answer(self) -> tuple[JSON, Evidence | None]:
         """The evaluator's answer (plain JSON), and its evidence where the way it answers
@@ -258,7 +257,7 @@ class _Asking:
             )
         if case.input_format in _WHOLE_INPUTS:
             ledger, found = read_json_with_row_lines(
-                case.input_file, case.input_file_display, gzipped=case.input_format != ".json"
+                case.input_file, case.input_file_display, gzipped=case.input_format.endswith(".gz")
             )
             return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
         reader = self._reader()
