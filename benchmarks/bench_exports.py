@@ -103,7 +103,7 @@ from pytest_rubric.running.runner import run_case
 
 if sys.argv[2:] == ["parquet"]:  # imported by the floor's side before its clock starts too
     import pyarrow, pyarrow.compute, pyarrow.parquet
-    import pytest_rubric.casefiles.parquet
+    import pytest_rubric.inputs.parquet
 
 path = Path(sys.argv[1])
 start = time.process_time()

@@ -47,7 +47,7 @@ PROBES = {
     "stream": """
         import sys
         from pytest_rubric.evaluators.agreement import tally_blocks, tally_rows
-        from pytest_rubric.casefiles.ledgers import RowReader
+        from pytest_rubric.inputs.ledgers import RowReader
         reader = RowReader(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl")
         # As the runner reads it: in label blocks where they answer, else row by row.
         pair = tally_blocks(reader.label_blocks())

@@ -274,14 +274,20 @@ def test_an_input_read_once_for_all_gives_the_same_outcome_as_fresh_copies(
     # fresh copy. Both must give the same outcome, byte for byte.
     import dataclasses
 
-    from pytest_rubric.casefiles.loader import Case, pack
+    from pytest_rubric.casefiles.loader import Case, Place
+    from pytest_rubric.core.packed import pack
     from pytest_rubric.evaluators.builtin import AGREEMENT
     from pytest_rubric.running.runner import run_case
 
     ledger: dict[str, Any] = {
         "rows": [{"id": f"r{n}", "a": a, "b": b, **extra} for n, (a, b, extra) in enumerate(rows)]
     }
-    case = Case("c", 0, 1, 1, pack(ledger), pack({}), row_lines=tuple(range(2, 2 + len(rows))))
+    case = Case(
+        name="c",
+        index=0,
+        place=Place(line=1, col=1, row_lines=tuple(range(2, 2 + len(rows)))),
+        packed_input=pack(ledger),
+    )
     other = dataclasses.replace(AGREEMENT, reads_input_only=False)
     own = run_case(case, AGREEMENT, path=at, source="", review_limit=limit, review_at=at)
     checked = run_case(case, other, path=at, source="", review_limit=limit, review_at=at)

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from pytest_rubric.casefiles import loader
 from pytest_rubric.casefiles.cache import dumps, loads, stamp
-from pytest_rubric.casefiles.loader import CaseFile, InputFiles, parse_case_file
+from pytest_rubric.casefiles.inputpaths import InputFiles
+from pytest_rubric.casefiles.loader import CaseFile, parse_case_file
 from pytest_rubric.core.errors import CaseFileError
 
 EXAMPLES = Path(__file__).parent.parent / "example_project" / "rubrics"

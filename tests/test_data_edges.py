@@ -16,9 +16,7 @@ import yaml
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.casefiles.loader import CaseFile, load_case_file, parse_case_file
-from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import CaseFileError, RubricInputError
 from pytest_rubric.core.evaluator import Evaluator
@@ -32,8 +30,10 @@ from pytest_rubric.core.jsonvalues import (
     plain,
     show,
 )
+from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
 from pytest_rubric.editing.edits import identical
 from pytest_rubric.evaluators._common import describe, int_text
+from pytest_rubric.inputs.ledgers import MAX_ROW_CHARS, RowReader, read_json
 from pytest_rubric.running.runner import _Caller, _EvaluatorFailed, _review_row
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
@@ -436,10 +436,10 @@ def test_the_format_comes_from_the_written_name_not_the_symlink_target(tmp_path:
     )
     (case,) = load_case_file(case_file_path, "c.rubric.yaml", root=tmp_path).cases
     assert case.problems == ()
-    assert case.input_format == ".csv"
     assert case.input_file is not None
-    assert case.input_file.name == "rows.jsonl"  # resolved, yet read as what it is called
-    rows = RowReader(case.input_file, case.input_file_display, fmt=case.input_format)
+    assert case.input_file.format == ".csv"
+    assert case.input_file.path.name == "rows.jsonl"  # resolved, yet read as what it is called
+    rows = RowReader(case.input_file.path, case.input_file.display, fmt=case.input_file.format)
     assert list(rows) == [{"id": "r1", "a": True, "b": False}]
 
 
@@ -711,7 +711,7 @@ def test_a_huge_answer_is_shown_without_reading_it_all() -> None:
 
 @given(value=st.dictionaries(hostile_text, hostile, max_size=4))
 def test_a_case_keeps_its_input_packed_and_gives_back_an_equal_fresh_copy(value: Any) -> None:
-    from pytest_rubric.casefiles.loader import pack, plain_copy, unpack
+    from pytest_rubric.core.packed import pack, plain_copy, unpack
 
     assume(json_problem(value) is None)  # what a case file can hold: no NaN, no infinity
     packed = pack(value)

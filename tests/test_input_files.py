@@ -16,10 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric import RubricInputError, evaluate_agreement
-from pytest_rubric.casefiles import ledgers
-from pytest_rubric.casefiles.ledgers import RowReader, read_json
 from pytest_rubric.evaluators import agreement
 from pytest_rubric.evaluators.agreement import tally_rows
+from pytest_rubric.inputs import ledgers
+from pytest_rubric.inputs.ledgers import RowReader, read_json
 
 MATRIX_3 = (
     "{matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 2, total: 3, "
@@ -350,7 +350,7 @@ ROW_TEXT = st.one_of(
 
 @given(ROW_TEXT)
 def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
-    from pytest_rubric.casefiles.ledgers import _DECODER, _decode_row
+    from pytest_rubric.inputs.ledgers import _DECODER, _decode_row
 
     def outcome(decode: Any) -> object:
         try:
@@ -405,7 +405,7 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
                 )
         reader = RowReader(path, "l.csv")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("pytest_rubric.casefiles.ledgers._BLOCK", block)
+            patch.setattr("pytest_rubric.inputs.ledgers._BLOCK", block)
             for _ in range(2):  # read twice, as a repeated ID's first place is looked up
                 got: list[object] = []
                 try:

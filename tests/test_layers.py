@@ -19,7 +19,8 @@ LAYERS = (
     "core",  # JSON values, strict equality, Evaluator/Evidence, errors, file writes
     "hookspecs",  # the pluggy hooks plugins implement
     "evaluators",  # the built-ins and their registration (discovery)
-    "casefiles",  # strict YAML, the loader, marks, input files, the cache
+    "inputs",  # input files: formats, ledger: descriptions, rows read as they say
+    "casefiles",  # strict YAML, the loader, marks, the cache
     "running",  # one case through its evaluator, compared strictly
     "reports",  # records, the JSON report, merge, the page, schemas, failure text
     "editing",  # --rubric-update's decisions and text surgery
@@ -34,14 +35,16 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "hookspecs": {"core"},
     "evaluators": {"core", "hookspecs"},
-    "casefiles": {"core"},
-    "running": {"core", "casefiles"},
+    "inputs": {"core"},
+    "casefiles": {"core", "inputs"},
+    "running": {"core", "inputs", "casefiles"},
     "reports": {"core", "casefiles", "running"},
     "editing": {"core", "casefiles", "running", "reports"},
     "plugin": {
         "core",
         "hookspecs",
         "evaluators",
+        "inputs",
         "casefiles",
         "running",
         "reports",

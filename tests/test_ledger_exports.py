@@ -645,7 +645,7 @@ def test_a_long_csv_with_adjacent_judgements_answers_as_read_one_row_at_a_time(
     ids=["adjacent", "any-order", "another-grader"],
 )
 def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> None:
-    from pytest_rubric.casefiles.ledgers import RowReader
+    from pytest_rubric.inputs.ledgers import RowReader
 
     (tmp_path / "c.rubric.yaml").write_text(
         f"evaluator: agreement\ncases:\n  - id: x\n    input_file: l.csv\n    ledger: {LONG}\n"
@@ -654,7 +654,7 @@ def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> No
     (tmp_path / "l.csv").write_text("example_id,_annotator_id,answer\n" + lines)
     (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
     assert case.input_file is not None
-    reader = RowReader(case.input_file, "l.csv", ".csv", ledger=case.ledger)
+    reader = RowReader(case.input_file.path, "l.csv", ".csv", ledger=case.input_file.ledger)
     blocks = list(reader.label_blocks())
     assert None not in blocks
     assert sorted(chain.from_iterable(block.ids for block in blocks if block)) == ["x", "y"]
@@ -676,7 +676,7 @@ def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> No
 def mock_block(size: int) -> Any:
     from unittest import mock
 
-    from pytest_rubric.casefiles import ledgers
+    from pytest_rubric.inputs import ledgers
 
     return mock.patch.object(ledgers, "_BLOCK", size)
 
@@ -684,7 +684,7 @@ def mock_block(size: int) -> Any:
 def mock_blocks_off() -> Any:
     from unittest import mock
 
-    from pytest_rubric.casefiles.ledgers import RowReader
+    from pytest_rubric.inputs.ledgers import RowReader
 
     def none(self: object) -> Any:
         yield None
@@ -788,7 +788,7 @@ def test_a_long_export_sorted_by_grader_reads_whole_and_names_rows_by_first_judg
     )
     from unittest import mock
 
-    from pytest_rubric.casefiles import ledgers
+    from pytest_rubric.inputs import ledgers
 
     # A cap on a row's characters far below the export's size: a row is still a line.
     with mock.patch.object(ledgers, "MAX_ROW_CHARS", 1000):
@@ -950,7 +950,7 @@ def test_a_long_csv_in_any_order_answers_as_read_one_row_at_a_time(
 def test_a_case_judged_once_is_named_by_the_blocks_so_the_rows_need_not_wait(
     tmp_path: Path,
 ) -> None:
-    from pytest_rubric.casefiles.ledgers import RowReader
+    from pytest_rubric.inputs.ledgers import RowReader
 
     lines = "".join(f"c{n},alice,accept\nc{n},bob,reject\n" for n in range(50))
     text = "example_id,_annotator_id,answer\nlone,bob,accept\n" + lines
@@ -963,6 +963,6 @@ def test_a_case_judged_once_is_named_by_the_blocks_so_the_rows_need_not_wait(
     assert (fast.evidence.problem or "").startswith("l.csv:2 rows[0] (id 'lone') has no label a")
     (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
     assert case.input_file is not None
-    reader = RowReader(case.input_file, "l.csv", ".csv", ledger=case.ledger)
+    reader = RowReader(case.input_file.path, "l.csv", ".csv", ledger=case.input_file.ledger)
     assert None in list(reader.label_blocks())
     assert reader.lone == {"lone"}

@@ -891,12 +891,14 @@ def test_one_case_edited_on_its_own_lines_agrees_with_the_whole_file_rewritten(
     for expected in MIDDLE_EXPECTED:
         data = MIDDLE.replace("EXPECTED", expected).encode()
         case = parse_case_file(data, "middle.rubric.yaml").cases[1]
-        assert case.lines == (7, 9 + expected.count("\n"))
+        assert case.place.lines == (7, 9 + expected.count("\n"))
         write = Write(1, "middle", answer, created=case.missing_expected is not None)
         known = (case.input, case.expected)
-        assert refusal(check, data, write, case.lines, known) == refusal(rewrite, data, [write])
+        assert refusal(check, data, write, case.place.lines, known) == refusal(
+            rewrite, data, [write]
+        )
         if refusal(rewrite, data, [write]) is None:
-            part = check(data, write, case.lines, known)
+            part = check(data, write, case.place.lines, known)
             assert part is not None
             assert splice(data, [(write, part)]) == rewrite(data, [write])
 
@@ -1335,8 +1337,8 @@ def test_files_whose_cases_cannot_be_read_line_by_line_are_edited_whole(
 def test_the_spliced_file_is_read_back_whole_before_it_is_written(text: str) -> None:
     data = MIDDLE.replace("EXPECTED", "").encode()
     case = parse_case_file(data, "middle.rubric.yaml").cases[1]
-    assert case.lines is not None
-    first, after = case.lines
+    assert case.place.lines is not None
+    first, after = case.place.lines
     if text.count("- ") == 2:  # the part spans the last case too
         after = 0
         text += "description: after the cases\n"

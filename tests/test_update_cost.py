@@ -160,8 +160,8 @@ def test_a_flow_case_alone_on_its_lines_is_checked_alone() -> None:
     data = json_text(cases).encode()
     loaded = parse_case_file(data, "c.rubric.yaml")
     case = loaded.cases[1]
-    assert case.lines is not None
-    assert case.text_end is not None
+    assert case.place.lines is not None
+    assert case.place.end is not None
     answer: dict[str, JSON] = {
         "expectedPass": False,
         "expectedReasons": ["missing-title"],
@@ -171,12 +171,12 @@ def test_a_flow_case_alone_on_its_lines_is_checked_alone() -> None:
     part = edits.check(
         data,
         write,
-        case.lines,
+        case.place.lines,
         (case.input, case.expected),
-        at=(case.line, case.col, case.text_end),
+        at=(case.line, case.place.col, case.place.end),
     )
     assert part is not None
-    assert part.end == case.text_end
+    assert part.end == case.place.end
     assert edits.splice(data, [(write, part)]) == edits.rewrite(data, [write])
 
 
@@ -208,9 +208,9 @@ def test_the_diff_of_the_changed_windows_is_the_diff_of_the_whole_file(
         write = edits.Write(
             case.index, case.name, answer, created=case.missing_expected is not None
         )
-        at = None if case.text_end is None else (case.line, case.col, case.text_end)
+        at = None if case.place.end is None else (case.line, case.place.col, case.place.end)
         known = (case.input, case.expected)
-        part = edits.check(data, write, case.lines, known, at=at)
+        part = edits.check(data, write, case.place.lines, known, at=at)
         assert part is not None
         edited.append((write, part))
     new = edits.splice(data, edited)

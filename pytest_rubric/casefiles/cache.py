@@ -21,21 +21,25 @@ import os
 import stat
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
 import yaml
 
-from pytest_rubric.casefiles import ledgers, ledgerspec, loader, marks, yamlgaps, yamlstrict
-from pytest_rubric.casefiles.loader import Case, CaseFile, InputFiles, pack
+from pytest_rubric.casefiles import loader, marks, yamlgaps, yamlstrict
+from pytest_rubric.casefiles.inputpaths import InputFiles
+from pytest_rubric.casefiles.loader import Case, CaseFile, Place
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
-from pytest_rubric.core import jsonvalues
+from pytest_rubric.core import jsonvalues, numbers
+from pytest_rubric.core.packed import pack
+from pytest_rubric.inputs import formats, ledgerspec
 
 #: Changed whenever what an entry holds changes shape.
 FORMAT = 3
 #: The modules whose code decides what a case file loads as: an entry is kept only
 #: while each is byte for byte what it was (so an edited checkout never reuses one).
-_SHAPERS = (loader, yamlstrict, yamlgaps, marks, jsonvalues, ledgers, ledgerspec)
+_SHAPERS = (loader, yamlstrict, yamlgaps, marks, jsonvalues, numbers, formats, ledgerspec)
 
 
 def stamp() -> str:
@@ -130,19 +134,20 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
             return None
         if type(case.packed_input) is not str or type(case.packed_expected) is not str:
             return None
+        ledger = None if case.input_file is None else case.input_file.ledger
         cases.append(
             [
                 case.name,
-                case.line,
-                case.col,
+                case.place.line,
+                case.place.col,
                 case.packed_input,
                 case.packed_expected,
                 None if case.marks == case_file.marks else _marks(case.marks),
-                case.lines,
-                case.row_lines,
-                case.input_file_text or None,
-                case.text_end,
-                None if case.ledger is None else case.ledger.to_json(),
+                case.place.lines,
+                case.place.row_lines,
+                None if case.input_file is None else case.input_file.text,
+                case.place.end,
+                None if ledger is None else ledger.to_json(),
             ]
         )
     body = {
@@ -208,36 +213,31 @@ def _case_file(
         text_end,
         ledger,
     ) in enumerate(entry["cases"]):
-        input_file: Path | None = None
-        input_file_display = input_format = ""
+        input_file = None
         if input_file_text is not None:
-            input_file, input_file_display, input_format, problem = files.resolve(
-                _text(input_file_text)
-            )
+            input_file, problem = files.resolve(_text(input_file_text))
             if problem is not None:
                 return None  # its problem is told where a fresh load tells it
+            if ledger is not None:
+                input_file = replace(input_file, ledger=ledgerspec.from_json(ledger))
         if _text(name) in names or not name:
             raise ValueError("case names are unique and not empty")
         names.add(name)
         cases.append(
             Case(
-                name,
-                index,
-                _count(line),
-                _count(col),
-                _text(packed_input),
-                _text(packed_expected),
-                (),
-                input_file,
-                input_file_display,
-                input_format,
-                file_marks if case_marks is None else _read_marks(case_marks),
-                None,
-                None if lines is None else (_count(lines[0]), _count(lines[1], 0)),
-                tuple(map(_count, row_lines)),
-                input_file_text or "",
-                None if text_end is None else (_count(text_end[0]), _count(text_end[1])),
-                None if ledger is None else ledgerspec.from_json(ledger),
+                name=name,
+                index=index,
+                place=Place(
+                    line=_count(line),
+                    col=_count(col),
+                    lines=None if lines is None else (_count(lines[0]), _count(lines[1], 0)),
+                    end=None if text_end is None else (_count(text_end[0]), _count(text_end[1])),
+                    row_lines=tuple(map(_count, row_lines)),
+                ),
+                packed_input=_text(packed_input),
+                packed_expected=_text(packed_expected),
+                input_file=input_file,
+                marks=file_marks if case_marks is None else _read_marks(case_marks),
             )
         )
     rubric = entry["rubric"]

@@ -8,17 +8,13 @@ item fails and the other cases still run. This module does not import pytest.
 from __future__ import annotations
 
 import bisect
-import errno
 import hashlib
-import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path, PureWindowsPath
-from typing import Any, cast
+from pathlib import Path
+from typing import Any
 
-from pytest_rubric.casefiles.ledgers import INPUT_FORMATS
-from pytest_rubric.casefiles.ledgerspec import Ledger, read_ledger
+from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, read_marks
 from pytest_rubric.casefiles.suffixes import SUFFIXES as SUFFIXES
@@ -36,15 +32,14 @@ from pytest_rubric.casefiles.yamlstrict import load as load_yaml
 from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import (
     JSON,
-    compact_finite,
-    copied,
     describe,
     escape_controls,
     int_text,
-    is_encodable,
-    plain,
 )
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.packed import Packed, pack, unpack
+from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
+from pytest_rubric.inputs.source import InputFile
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS = ("id", "note", "input", "input_file", "ledger", "expected", *MARK_KEYS)
@@ -66,54 +61,58 @@ _FORBIDDEN_ID_PARTS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    """Where a case is written in its file: for messages, for the rows it keeps for
+    review, and for ``--rubric-update``'s edits."""
+
+    #: The 1-based line and column where the case starts.
+    line: int
+    col: int
+    #: The line it starts on and the line the next case starts on (0 after the last
+    #: case; in a flow list, the same line when the next case starts on the line this
+    #: one ends on).
+    lines: tuple[int, int] | None = None
+    #: In a flow list, where its text ends (the line and column just past its closing
+    #: brace); ``None`` in a block list.
+    end: tuple[int, int] | None = None
+    #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
+    #: is named by its own line when kept for review); empty without such a list.
+    row_lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Case:
     """One case of a case file.
 
     ``name`` is the case ID, or ``cases.N`` when the case has no usable ID (see
-    :func:`_fallback_names`); ``line`` is the 1-based line where the case starts.
-    When ``problems`` is not empty the case cannot be evaluated and its item fails
-    with those messages. A case gives its input inline (``input``) or as a file
+    :func:`_fallback_names`); ``index`` its place in the file's list. When
+    ``problems`` is not empty the case cannot be evaluated and its item fails with
+    those messages. A case gives its input inline (``input``) or as a file
     (``input_file``).
 
-    ``input`` and ``expected`` are kept packed as compact JSON text (see :func:`pack`),
-    a fifth of the memory of the mappings, with no containers for the garbage
-    collector to walk; each read of them decodes a fresh copy, which its reader may
-    change freely.
+    ``input`` and ``expected`` are kept packed as compact JSON text
+    (:mod:`pytest_rubric.core.packed`); each read of them decodes a fresh copy.
     """
 
     name: str
     index: int
-    line: int
-    col: int
-    packed_input: Packed
-    packed_expected: Packed
-    problems: tuple[CaseFileError, ...] = ()
-    #: ``input_file:`` resolved, and as messages name it; the input is then read from it.
-    input_file: Path | None = None
-    input_file_display: str = ""
-    #: How to read ``input_file``: its suffix as written in the case file (a key of
-    #: ``ledgers.INPUT_FORMATS``), not the suffix of what a symlink leads to.
-    input_format: str = ""
+    place: Place
+    packed_input: Packed = "{}"
+    packed_expected: Packed = "{}"
+    #: ``input_file:`` resolved (the input is then read from it), with its ``ledger:``.
+    input_file: InputFile | None = None
     #: ``skip``, ``xfail`` and ``marks``: the case's own over the file's.
     marks: Marks = NO_MARKS
+    problems: tuple[CaseFileError, ...] = ()
     #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
     #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
     missing_expected: CaseFileError | None = None
-    #: Where the case's text is, for ``--rubric-update``: the line it starts on and the
-    #: line the next case starts on (0 after the last case; in a flow list, the same line
-    #: when the next case starts on the line this one ends on).
-    lines: tuple[int, int] | None = None
-    #: The line each item of an inline ``input.rows`` list starts on (a ledger's row
-    #: is named by its own line when kept for review); empty without such a list.
-    row_lines: tuple[int, ...] = ()
-    #: ``input_file:`` as written (resolved anew when a cached case file is reused).
-    input_file_text: str = ""
-    #: In a flow list, where the case's text ends (the line and column just past its
-    #: closing brace), its text starting at ``line``:``col``; ``None`` in a block list.
-    text_end: tuple[int, int] | None = None
-    #: How to read ``input_file`` when it is an export (``ledger:``); ``None``: as it is.
-    ledger: Ledger | None = None
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the case starts on."""
+        return self.place.line
 
     @property
     def input(self) -> dict[str, JSON]:
@@ -128,37 +127,6 @@ class Case:
     def with_expected(self, expected: Mapping[str, JSON]) -> Case:
         """This case with ``expected`` as its expected answer."""
         return replace(self, packed_expected=pack(expected))
-
-
-#: A mapping as :class:`Case` keeps it: its compact JSON text, or the mapping itself
-#: when that text would not serve (an integer longer than ``str`` prints, a lone surrogate).
-Packed = str | dict[str, JSON]
-
-
-def pack(value: Mapping[str, JSON]) -> Packed:
-    """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
-    which :func:`unpack` reads back to an equal mapping of the same types."""
-    try:
-        text = compact_finite(value)
-    except (ValueError, TypeError, RecursionError):
-        return copied(dict(value))
-    # Kept as text only when UTF-8 can encode it, so that what it reads back is always
-    # what plain() would make of it (see plain_copy).
-    return text if is_encodable(text) else copied(dict(value))
-
-
-def plain_copy(packed: Packed) -> JSON:
-    """``plain(unpack(packed))``, as reports carry a case's mappings, without the walk
-    ``plain`` makes when ``packed`` is text: that reads back plain already."""
-    return unpack(packed) if type(packed) is str else plain(unpack(packed))
-
-
-def unpack(packed: Packed) -> dict[str, JSON]:
-    """A fresh copy of the mapping :func:`pack` packed."""
-    if type(packed) is str:
-        value: dict[str, JSON] = json.loads(packed)
-        return value
-    return copied(cast(dict[str, JSON], packed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,97 +203,6 @@ def parse_case_file(
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
     case_file = _Validator(display, document, files).case_file()
     return replace(case_file, digest=digest_of(data) if digest is None else digest)
-
-
-class InputFiles:
-    """Where the ``input_file`` paths of the case file at ``path`` lead, and whether they may."""
-
-    def __init__(self, path: Path, display: str, root: Path | None) -> None:
-        self.folder = path.parent
-        self.display_folder = os.path.dirname(display)
-        self.root = root.resolve() if root is not None else None
-
-    def resolve(self, value: str) -> tuple[Path, str, str, str | None]:
-        """The resolved path, its display name, its format, and a problem with it (or ``None``)."""
-        input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
-        if "\0" in value:
-            # No file system path can hold a NUL; os functions raise ValueError on it.
-            return (
-                Path(self.folder),
-                value.replace("\0", "\\0"),
-                input_format,
-                f"input_file {value!r} contains a NUL character, which no path can hold; remove it",
-            )
-        display = os.path.normpath(os.path.join(self.display_folder, value))
-        if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
-            return (
-                Path(value),
-                value,
-                input_format,
-                (f"input_file {value!r} is an absolute path; write it relative to the case file"),
-            )
-        try:
-            # Python 3.13's resolve() no longer raises for a symlink loop: ask stat, which does.
-            os.stat(self.folder / value)
-            path = (self.folder / value).resolve()
-            exists = path.is_file()
-            other = not exists and path.exists()  # a directory, a FIFO, a device
-        except FileNotFoundError:
-            path, exists, other = (self.folder / value).resolve(), False, False
-        except (OSError, RuntimeError, ValueError) as exc:
-            # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
-            loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
-            why = "it is a symlink loop" if loop else getattr(exc, "strerror", None) or str(exc)
-            return (
-                self.folder / value,
-                display,
-                input_format,
-                f"input_file {value!r} cannot be followed: {why}; point it at a real file",
-            )
-        if self.root is not None and not path.is_relative_to(self.root):
-            return (
-                path,
-                display,
-                input_format,
-                (
-                    f"input_file {value!r} leads outside the repository ({self.root}); "
-                    "keep ledgers inside it and write the path relative to the case file"
-                ),
-            )
-        if not input_format:
-            return (path, display, input_format, f"input_file {value!r} must end in {_FORMATS}")
-        if other:
-            return (
-                path,
-                display,
-                input_format,
-                f"input_file {value!r} is not a regular file ({display} is a directory, a FIFO "
-                "or a device); name the ledger file itself",
-            )
-        if not exists:
-            return (
-                path,
-                display,
-                input_format,
-                f"input_file {value!r} does not exist ({display}); check the path",
-            )
-        return path, display, input_format, None
-
-
-def _formats_text() -> str:
-    """``.json (the whole input), .jsonl or .csv (ledger rows)``, from the table."""
-    by_holding: dict[str, list[str]] = {}
-    for suffix, holds in INPUT_FORMATS.items():
-        by_holding.setdefault(holds, []).append(suffix)
-    return ", ".join(
-        f"{', '.join(suffixes[:-1])} or {suffixes[-1]} ({holds})"
-        if len(suffixes) > 1
-        else f"{suffixes[0]} ({holds})"
-        for holds, suffixes in by_holding.items()
-    )
-
-
-_FORMATS = _formats_text()
 
 
 class _Validator:
@@ -466,7 +343,15 @@ class _Validator:
                         "write '- id: ...' with 'input:' and 'expected:' beneath it",
                     )
                 )
-                out.append(Case("", index, at[0], at[1], {}, {}, tuple(problems), marks=file_marks))
+                out.append(
+                    Case(
+                        name="",
+                        index=index,
+                        place=Place(line=at[0], col=at[1]),
+                        problems=tuple(problems),
+                        marks=file_marks,
+                    )
+                )
                 continue
             name, id_problem = self._case_id(raw, index, at, seen)
             if id_problem is not None:
@@ -496,46 +381,41 @@ class _Validator:
                 marks = case_marks.under(file_marks)
             case_input = raw.get("input")
             expected = raw.get("expected")
-            input_file: Path | None = None
-            input_file_display = input_format = input_file_text = ""
+            input_file: InputFile | None = None
             written_file = raw.get("input_file")
             if problems in ([], [missing_expected]) and isinstance(written_file, str):
-                input_file_text = written_file
-                input_file, input_file_display, input_format, file_problem = self.files.resolve(
-                    written_file
-                )
+                input_file, file_problem = self.files.resolve(written_file)
                 if file_problem is not None:
                     problems.append(
                         self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
                     )
-            ledger = None
             if "ledger" in raw and problems in ([], [missing_expected]):
-                ledger = self._ledger(raw, input_format, problems)
+                ledger = self._ledger(raw, input_file, problems)
+                if input_file is not None and ledger is not None:
+                    input_file = replace(input_file, ledger=ledger)
             out.append(
                 Case(
-                    name,
-                    index,
-                    at[0],
-                    at[1],
-                    pack(case_input if isinstance(case_input, dict) else {}),
-                    pack(expected if isinstance(expected, dict) else {}),
-                    tuple(problems),
-                    input_file,
-                    input_file_display,
-                    input_format,
-                    marks,
-                    missing_expected,
-                    self._case_lines(cases, index),
-                    self._row_lines(case_input),
-                    input_file_text,
-                    None if block_list else self.spans.end.get(id(raw)),
-                    ledger,
+                    name=name,
+                    index=index,
+                    place=Place(
+                        line=at[0],
+                        col=at[1],
+                        lines=self._case_lines(cases, index),
+                        end=None if block_list else self.spans.end.get(id(raw)),
+                        row_lines=self._row_lines(case_input),
+                    ),
+                    packed_input=pack(case_input if isinstance(case_input, dict) else {}),
+                    packed_expected=pack(expected if isinstance(expected, dict) else {}),
+                    input_file=input_file,
+                    marks=marks,
+                    problems=tuple(problems),
+                    missing_expected=missing_expected,
                 )
             )
         return _fallback_names(out)
 
     def _ledger(
-        self, raw: dict[str, JSON], input_format: str, problems: list[CaseFileError]
+        self, raw: dict[str, JSON], input_file: InputFile | None, problems: list[CaseFileError]
     ) -> Ledger | None:
         """The case's ``ledger:`` block read, its problems added to ``problems``."""
         key_at, value_at = self.spans.keys[id(raw)]["ledger"]
@@ -548,6 +428,7 @@ class _Validator:
                 )
             )
             return None
+        input_format = "" if input_file is None else input_file.format
         if input_format.removesuffix(".gz") == ".json":
             problems.append(
                 self.error(

@@ -33,14 +33,10 @@ import yaml
 from pytest_rubric.casefiles import yamlgaps
 from pytest_rubric.core.jsonvalues import JSON, int_text
 from pytest_rubric.core.lines import BREAKS, line_col
+from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
 
 #: Nesting deeper than this is refused (case files need about eight levels).
 MAX_DEPTH = 100
-#: A number written with more characters than this is refused. Python's ``int()`` stops
-#: at 4300 decimal digits because reading more costs quadratic time; :func:`decimal_int`
-#: reads past that in pieces, and this bound keeps that work small and linear.
-MAX_NUMBER_CHARS = 100_000
-
 PARSER: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """The parser whose events are read: libyaml's when PyYAML was built with it."""
 
@@ -59,7 +55,6 @@ _TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels is refused; flatten this va
 #: Line breaks as YAML counts them, so positions computed here agree with the parsers' own.
 #: Decimal digits handed to ``int()`` at once: below 640, the lowest limit Python lets
 #: anyone set with ``sys.set_int_max_str_digits``, so no setting makes it refuse.
-_DIGITS_AT_ONCE = 600
 _SKIP = object()  # stands in for a value that was refused
 _BLOCK_STYLES = frozenset({"|", ">"})
 
@@ -112,28 +107,6 @@ class StrictYAMLError(Exception):
         self.line = line
         self.col = col
         self.message = message
-
-
-def decimal_int(text: str) -> int:
-    """The integer written in decimal in ``text`` (an optional sign, then digits only).
-
-    ``int(text)`` refuses more than 4300 digits (and fewer, if the limit was lowered);
-    the limit is global state, so it is never changed: long numbers are read in
-    pieces instead, split in halves so the cost stays well below quadratic.
-    """
-    sign = -1 if text[:1] == "-" else 1
-    digits = text[1:] if text[:1] in "+-" else text
-    return sign * _join_digits(digits, {})
-
-
-def _join_digits(digits: str, powers: dict[int, int]) -> int:
-    if len(digits) <= _DIGITS_AT_ONCE:
-        return int(digits)
-    low = len(digits) // 2
-    power = powers.get(low)
-    if power is None:
-        power = powers[low] = 10**low
-    return _join_digits(digits[:-low], powers) * power + _join_digits(digits[-low:], powers)
 
 
 def decode(data: bytes) -> str:

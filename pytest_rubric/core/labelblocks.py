@@ -5,7 +5,7 @@ block at a time by C code (``str.count``, ``str.split``, set operations) instead
 row at a time in Python. Two sides meet here, and only here:
 
 - a reader that can offer its rows so is a :class:`LabelBlockSource`
-  (:class:`pytest_rubric.casefiles.ledgers.RowReader`);
+  (:class:`pytest_rubric.inputs.ledgers.RowReader`);
 - an evaluator that can take them declares it with ``Evaluator.tally_blocks``
   (the built-in ``agreement``: :func:`pytest_rubric.evaluators.agreement.tally_blocks`).
 

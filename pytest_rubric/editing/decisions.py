@@ -268,11 +268,11 @@ def _try(
     locked = _read_only_mode(read.mode)
     if locked is not None:
         return locked, None
-    at = None if case.text_end is None else (case.line, case.col, case.text_end)
+    at = None if case.place.end is None else (case.line, case.place.col, case.place.end)
     try:
         if read.source is None:
             read.source = Source(read.data)
-        return None, check(read.source, write, case.lines, (case.input, case.expected), at=at)
+        return None, check(read.source, write, case.place.lines, (case.input, case.expected), at=at)
     except UpdateRefused as exc:
         return str(exc), None
 

@@ -109,7 +109,7 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
             if not isinstance(wide, dict):
                 continue
             schema = wide
-        at = f"{item.display}:{case.line}:{case.col}"
+        at = f"{item.display}:{case.line}:{case.place.col}"
         for problem in answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers"):
             check.problems.append(f"{at}: case {case.name!r}: {problem}")
     check.problems.sort(key=_place)

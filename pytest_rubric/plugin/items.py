@@ -209,7 +209,9 @@ class RubricItem(pytest.Item):
             path=self.display,
             source=self.source,
             review_limit=limit,
-            review_at=root_path(self.config, case.input_file) if case.input_file else self.file,
+            review_at=root_path(self.config, case.input_file.path)
+            if case.input_file
+            else self.file,
         )
         evaluated = result.evaluated
         result, self.update, self.part, self.held = to_write(

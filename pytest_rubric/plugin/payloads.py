@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from pytest_rubric.casefiles.loader import plain_copy
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
 from pytest_rubric.core.jsonvalues import copied, escape_controls, plain
+from pytest_rubric.core.packed import plain_copy
 from pytest_rubric.editing.decisions import pending_write
 from pytest_rubric.plugin.items import RubricItem
 from pytest_rubric.plugin.paths import root_path
@@ -45,14 +45,14 @@ def payload_of(item: RubricItem, report: pytest.TestReport, *, full: bool) -> Pa
             result,
             nodeid=item.nodeid,
             file=item.file,
-            input_file=root_path(config, item.case.input_file) if item.case.input_file else "",
+            input_file=root_path(config, item.case.input_file.path) if item.case.input_file else "",
             full=full,
         )
     else:
         record = _case_error_record(item)
         if full:
             if item.case.input_file is not None:
-                record["inputFile"] = root_path(config, item.case.input_file)
+                record["inputFile"] = root_path(config, item.case.input_file.path)
             else:
                 record["input"] = plain_copy(item.case.packed_input)
             record["expected"] = plain_copy(item.case.packed_expected)
@@ -160,7 +160,7 @@ def _summary_line(item: RubricItem, result: Any) -> SummaryLine | None:
         line = f"(its summary line failed: {type(exc).__name__})"
     if line is None:
         return None
-    ledger = item.case.ledger
+    ledger = None if item.case.input_file is None else item.case.input_file.ledger
     if ledger is not None and ledger.graders is not None:
         line = f"{line} (a is {ledger.graders[0]}, b is {ledger.graders[1]})"
     return {"title": escape_controls(str(summary.title)), "line": escape_controls(str(line))}

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Literal, TypedDict, cast
 
-from pytest_rubric.casefiles.loader import plain_copy
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, is_encodable, plain
+from pytest_rubric.core.packed import plain_copy
 from pytest_rubric.running.outcome import CASE_ERROR, OUTCOMES, CaseOutcome, Outcome, ReviewRecord
 
 

@@ -17,10 +17,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from pytest_rubric.casefiles.ledgermaps import ReadNotes
-from pytest_rubric.casefiles.ledgers import RowReader, read_json, read_json_with_row_lines
-from pytest_rubric.casefiles.ledgerspec import LedgerError
-from pytest_rubric.casefiles.loader import Case, pack
+from pytest_rubric.casefiles.loader import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.evaluator import Evaluator, Evidence
@@ -36,6 +33,10 @@ from pytest_rubric.core.jsonvalues import (
     plain,
 )
 from pytest_rubric.core.nearest import misspelt_keys
+from pytest_rubric.core.packed import pack
+from pytest_rubric.inputs.ledgermaps import ReadNotes
+from pytest_rubric.inputs.ledgers import RowReader, read_json, read_json_with_row_lines
+from pytest_rubric.inputs.ledgerspec import LedgerError
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
@@ -192,9 +193,11 @@ class _Asking:
         case = self.case
         if case.input_file is None:
             return self._inline()
-        if case.input_format in _WHOLE_INPUTS:
+        if case.input_file.format in _WHOLE_INPUTS:
             return read_json(
-                case.input_file, case.input_file_display, gzipped=case.input_format.endswith(".gz")
+                case.input_file.path,
+                case.input_file.display,
+                gzipped=case.input_file.format.endswith(".gz"),
             )
         reader = self._reader()
         self.notes = reader.notes
@@ -204,10 +207,10 @@ class _Asking:
         case = self.case
         assert case.input_file is not None
         return RowReader(
-            case.input_file,
-            case.input_file_display,
-            fmt=case.input_format,
-            ledger=case.ledger,
+            case.input_file.path,
+            case.input_file.display,
+            fmt=case.input_file.format,
+            ledger=case.input_file.ledger,
             case_file=self.path,
         )
 
@@ -215,7 +218,7 @@ class _Asking:
         """The evaluator's answer (plain JSON), and its evidence where the way it answers
         gives it at once (``judge``, ``stream``, ``tally_blocks``)."""
         case, evaluator, call = self.case, self.evaluator, self.call
-        if case.input_file is not None and case.input_format not in _WHOLE_INPUTS:
+        if case.input_file is not None and case.input_file.format not in _WHOLE_INPUTS:
             reader = self._reader()
             if evaluator.tally_blocks is not None:
                 pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
@@ -249,15 +252,17 @@ class _Asking:
         gives the line in the case file or in the input file)."""
         case = self.case
         if case.input_file is None:
-            lines: Sequence[int] = case.row_lines
+            lines: Sequence[int] = case.place.row_lines
             fallback = case.line
             return (
                 self._inline(),
                 lambda index: f":{lines[index] if index < len(lines) else fallback}",
             )
-        if case.input_format in _WHOLE_INPUTS:
+        if case.input_file.format in _WHOLE_INPUTS:
             ledger, found = read_json_with_row_lines(
-                case.input_file, case.input_file_display, gzipped=case.input_format.endswith(".gz")
+                case.input_file.path,
+                case.input_file.display,
+                gzipped=case.input_file.format.endswith(".gz"),
             )
             return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
         reader = self._reader()
@@ -289,7 +294,8 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
 
     ask.call("review", pick)
     record: ReviewRecord = {"rows": rows, "more": more}
-    graders = None if ask.case.ledger is None else ask.case.ledger.graders
+    source = ask.case.input_file
+    graders = None if source is None or source.ledger is None else source.ledger.graders
     if graders is not None:
         record["graders"] = {"a": graders[0], "b": graders[1]}
     return record

@@ -6,9 +6,9 @@
   review fields); only the cells ``true`` and ``false`` are booleans, every other cell
   (an empty one too) stays text;
 - each of them gzip'd (``.json.gz``, ``.jsonl.gz``, ``.csv.gz``), and ``.parquet``
-  (:mod:`~pytest_rubric.casefiles.parquet`, through pyarrow);
+  (:mod:`~pytest_rubric.inputs.parquet`, through pyarrow);
 - with a case's ``ledger:`` block, an export read as the block describes
-  (:mod:`~pytest_rubric.casefiles.ledgermaps`), its rows ledger rows all the same.
+  (:mod:`~pytest_rubric.inputs.ledgermaps`), its rows ledger rows all the same.
 
 The reader is chosen by the suffix written in the case file (``Case.input_format``),
 so a symlink named ``week.csv`` is read as CSV whatever its target is called.
@@ -32,30 +32,21 @@ from operator import itemgetter
 from pathlib import Path
 from typing import NoReturn, TextIO, cast
 
-from pytest_rubric.casefiles.blocks import (
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
+from pytest_rubric.inputs.blocks import (
     JudgementPairs,
     JudgementTally,
     jsonl_block,
     plain_words,
     word_block,
 )
-from pytest_rubric.casefiles.ledgermaps import ReadNotes, mapped_rows, paired_judgements
-from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
-from pytest_rubric.casefiles.yamlstrict import MAX_NUMBER_CHARS, decimal_int
-from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.inputs.formats import INPUT_FORMATS
+from pytest_rubric.inputs.ledgermaps import ReadNotes, mapped_rows, paired_judgements
+from pytest_rubric.inputs.ledgerspec import Ledger, header_problem
 
-#: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
-INPUT_FORMATS: dict[str, str] = {
-    ".json": "the whole input",
-    ".jsonl": "ledger rows",
-    ".csv": "ledger rows",
-    ".json.gz": "the whole input",
-    ".jsonl.gz": "ledger rows",
-    ".csv.gz": "ledger rows",
-    ".parquet": "ledger rows",
-}
 SUFFIXES = tuple(INPUT_FORMATS)
 #: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
 #: than this is refused before it is parsed: a row is an id and two labels, and parsing
@@ -235,7 +226,7 @@ class RowReader:
     the case file names the file (``Case.input_format``); without it, the name of
     ``path`` decides. With a ``ledger`` (the case's ``ledger:`` block) the export is read
     as it describes, and rows come out as ledger rows all the same (see
-    :mod:`~pytest_rubric.casefiles.ledgermaps`); ``case_file`` names the case file in
+    :mod:`~pytest_rubric.inputs.ledgermaps`); ``case_file`` names the case file in
     the messages about the block, and :attr:`notes` holds what reading found.
     """
 
@@ -318,7 +309,7 @@ class RowReader:
 
     def _raw(self) -> Iterator[JSON]:
         if self.base == ".parquet":
-            from pytest_rubric.casefiles.parquet import parquet_rows  # pyarrow, when asked
+            from pytest_rubric.inputs.parquet import parquet_rows  # pyarrow, when asked
 
             yield from parquet_rows(self)
             return
@@ -342,14 +333,14 @@ class RowReader:
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
         """The rows again, a block at a time, as :class:`LabelBlock`: for a tally that does
-        its work in C. Only plain rows are read so (see :mod:`~pytest_rubric.casefiles.blocks`,
-        and :mod:`~pytest_rubric.casefiles.parquet` for Parquet): ``None``, and nothing
+        its work in C. Only plain rows are read so (see :mod:`~pytest_rubric.inputs.blocks`,
+        and :mod:`~pytest_rubric.inputs.parquet` for Parquet): ``None``, and nothing
         after it, where a block holds
         anything else (a quote, an escape, another key order or spacing, CR line ends, a
         label that is not a literal boolean, a line this reader would refuse); then read
         the rows one at a time, which says exactly what is wrong and where."""
         if self.base == ".parquet" and self.ledger is None:
-            from pytest_rubric.casefiles.parquet import parquet_label_blocks
+            from pytest_rubric.inputs.parquet import parquet_label_blocks
 
             yield from parquet_label_blocks(self)
             return
@@ -412,7 +403,7 @@ class RowReader:
         self, header: str, judgements: type[JudgementPairs] | type[JudgementTally] | None
     ) -> Callable[[str], LabelBlock | None] | None:
         """How to read a CSV ledger's blocks under ``header`` (its first line), when it is
-        a layout :mod:`~pytest_rubric.casefiles.blocks` reads; else ``None``."""
+        a layout :mod:`~pytest_rubric.inputs.blocks` reads; else ``None``."""
         ledger = self.ledger
         self._judgements = None
         if ledger is None:

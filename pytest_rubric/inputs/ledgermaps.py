@@ -21,8 +21,8 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final, cast
 
-from pytest_rubric.casefiles.ledgerspec import KeyPath, Ledger, label_lookup
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger, label_lookup
 
 ABSENT: Final = object()
 #: The keys of a ledger row; an export's own key of that name is not a review field.

@@ -15,14 +15,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, overload
 
-from pytest_rubric.casefiles.ledgerspec import Ledger, header_problem
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.inputs.ledgerspec import Ledger, header_problem
 
 
 class RowReader(Protocol):
-    """What is read of :class:`pytest_rubric.casefiles.ledgers.RowReader`; ``position`` is
+    """What is read of :class:`pytest_rubric.inputs.ledgers.RowReader`; ``position`` is
     set to the number of the row just read."""
 
     path: Path

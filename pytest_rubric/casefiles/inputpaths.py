@@ -1,0 +1,117 @@
+"""Where a case file's ``input_file:`` paths lead, and whether they may: beside the case
+file, inside the repository, to a regular file of a format the inputs room reads."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path, PureWindowsPath
+
+from pytest_rubric.inputs.formats import INPUT_FORMATS
+from pytest_rubric.inputs.source import InputFile
+
+
+class InputFiles:
+    """Where the ``input_file`` paths of the case file at ``path`` lead, and whether they may."""
+
+    def __init__(self, path: Path, display: str, root: Path | None) -> None:
+        self.folder = path.parent
+        self.display_folder = os.path.dirname(display)
+        self.root = root.resolve() if root is not None else None
+
+    def resolve(self, value: str) -> tuple[InputFile, str | None]:
+        """The input file ``value`` names (resolved, named for messages, its format), and
+        a problem with it (or ``None``)."""
+        input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
+        if "\0" in value:
+            # No file system path can hold a NUL; os functions raise ValueError on it.
+            return _file(
+                value,
+                Path(self.folder),
+                value.replace("\0", "\\0"),
+                input_format,
+                f"input_file {value!r} contains a NUL character, which no path can hold; remove it",
+            )
+        display = os.path.normpath(os.path.join(self.display_folder, value))
+        if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
+            return _file(
+                value,
+                Path(value),
+                value,
+                input_format,
+                (f"input_file {value!r} is an absolute path; write it relative to the case file"),
+            )
+        try:
+            # Python 3.13's resolve() no longer raises for a symlink loop: ask stat, which does.
+            os.stat(self.folder / value)
+            path = (self.folder / value).resolve()
+            exists = path.is_file()
+            other = not exists and path.exists()  # a directory, a FIFO, a device
+        except FileNotFoundError:
+            path, exists, other = (self.folder / value).resolve(), False, False
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A symlink loop is RuntimeError before Python 3.13 and OSError (ELOOP) after.
+            loop = isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP
+            why = "it is a symlink loop" if loop else getattr(exc, "strerror", None) or str(exc)
+            return _file(
+                value,
+                self.folder / value,
+                display,
+                input_format,
+                f"input_file {value!r} cannot be followed: {why}; point it at a real file",
+            )
+        if self.root is not None and not path.is_relative_to(self.root):
+            return _file(
+                value,
+                path,
+                display,
+                input_format,
+                (
+                    f"input_file {value!r} leads outside the repository ({self.root}); "
+                    "keep ledgers inside it and write the path relative to the case file"
+                ),
+            )
+        if not input_format:
+            return _file(
+                value, path, display, input_format, f"input_file {value!r} must end in {_FORMATS}"
+            )
+        if other:
+            return _file(
+                value,
+                path,
+                display,
+                input_format,
+                f"input_file {value!r} is not a regular file ({display} is a directory, a FIFO "
+                "or a device); name the ledger file itself",
+            )
+        if not exists:
+            return _file(
+                value,
+                path,
+                display,
+                input_format,
+                f"input_file {value!r} does not exist ({display}); check the path",
+            )
+        return _file(value, path, display, input_format, None)
+
+
+def _file(
+    value: str, path: Path, display: str, input_format: str, problem: str | None
+) -> tuple[InputFile, str | None]:
+    return InputFile(text=value, path=path, display=display, format=input_format), problem
+
+
+def _formats_text() -> str:
+    """``.json (the whole input), .jsonl or .csv (ledger rows)``, from the table."""
+    by_holding: dict[str, list[str]] = {}
+    for suffix, holds in INPUT_FORMATS.items():
+        by_holding.setdefault(holds, []).append(suffix)
+    return ", ".join(
+        f"{', '.join(suffixes[:-1])} or {suffixes[-1]} ({holds})"
+        if len(suffixes) > 1
+        else f"{suffixes[0]} ({holds})"
+        for holds, suffixes in by_holding.items()
+    )
+
+
+_FORMATS = _formats_text()
