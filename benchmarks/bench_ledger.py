@@ -46,12 +46,12 @@ PROBES = {
     """,
     "stream": """
         import sys
-        from pytest_rubric.evaluators.agreement import tally_blocks, tally_rows
-        from pytest_rubric.inputs.ledgers import RowReader
-        reader = RowReader(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl")
-        # As the runner reads it: in label blocks where they answer, else row by row.
-        pair = tally_blocks(reader.label_blocks())
-        answer, _ = pair if pair is not None else tally_rows(reader, reader.where)
+        from pytest_rubric.evaluators.builtin import AGREEMENT
+        from pytest_rubric.inputs.reading import input_file_at, open_input
+        rows = open_input(input_file_at(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl"))
+        # As the runner hands it over: agreement's stream tallies label blocks where the
+        # rows offer them and they answer, else row by row.
+        answer, _ = AGREEMENT.ledger.stream(rows, rows.where)
         print(answer["total"])
     """,
     "load-all": """

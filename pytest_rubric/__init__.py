@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pytest_rubric.core.errors import CaseFileError, RubricConfigError, RubricInputError
-    from pytest_rubric.core.evaluator import Evaluator, Summary
+    from pytest_rubric.core.evaluator import Evaluator, OnLedger, Summary
     from pytest_rubric.evaluators import Evidence, evaluate_agreement, evaluate_reason
     from pytest_rubric.hookspecs import hookimpl
 
@@ -20,6 +20,7 @@ __all__ = [
     "CaseFileError",
     "Evaluator",
     "Evidence",
+    "OnLedger",
     "RubricConfigError",
     "RubricInputError",
     "Summary",
@@ -34,6 +35,7 @@ _HOMES = {
     "CaseFileError": "pytest_rubric.core.errors",
     "Evaluator": "pytest_rubric.core.evaluator",
     "Evidence": "pytest_rubric.evaluators",
+    "OnLedger": "pytest_rubric.core.evaluator",
     "RubricConfigError": "pytest_rubric.core.errors",
     "RubricInputError": "pytest_rubric.core.errors",
     "Summary": "pytest_rubric.core.evaluator",

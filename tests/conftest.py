@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -8,6 +10,16 @@ from hypothesis import HealthCheck, settings
 from pytest_rubric.editing.decisions import CI_VARIABLES
 
 pytest_plugins = ["pytester"]
+
+import pytest_rubric  # noqa: E402
+
+# pytester's in-process runs drop every module a run imported when it ends, so the
+# package's lazily imported modules would be imported (and, with PYTHONDONTWRITEBYTECODE
+# set, as many CI images set it, compiled) again in each of them. Imported once here, they
+# stay. Parquet stays lazy: its tests import pyarrow, or hide it, themselves.
+for _module in pkgutil.walk_packages(pytest_rubric.__path__, "pytest_rubric."):
+    if _module.name != "pytest_rubric.inputs.parquet":
+        importlib.import_module(_module.name)
 
 # Bounded so the whole suite stays fast in CI; raise with HYPOTHESIS_PROFILE=deep.
 settings.register_profile(

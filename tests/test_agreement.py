@@ -237,8 +237,6 @@ def test_any_rows_list_gets_an_answer_and_is_never_mutated(row_list: list[Any]) 
     }
     json.dumps(result)
     explain_agreement(ledger)
-    # The built-in declares reads_input_only: the runner lets evaluate, explain and the
-    # review read one copy of an input, so none of them may change it.
     list(review_rows(ledger, str))
     assert ledger == before
 
@@ -266,15 +264,15 @@ _field_values = st.recursive(
     limit=st.integers(1, 4),
     at=st.sampled_from(["c.rubric.yaml", "d\udcff.rubric.yaml"]),
 )
-def test_an_input_read_once_for_all_gives_the_same_outcome_as_fresh_copies(
+def test_the_review_reads_its_own_copy_of_the_input(
     rows: list[tuple[bool, bool, dict[str, Any]]], limit: int, at: str
 ) -> None:
-    # The built-in agreement evaluator declares reads_input_only: its evaluate, explain
-    # and review read one decoded copy of the input. Without the declaration each reads a
-    # fresh copy. Both must give the same outcome, byte for byte.
+    # evaluate and explain share one decoded copy of the input; the review reads its
+    # own: an explain that empties the input it was handed, after explaining, gives the
+    # same outcome, byte for byte.
     import dataclasses
 
-    from pytest_rubric.casefiles.loader import Case, Place
+    from pytest_rubric.casefiles.cases import Case, Place
     from pytest_rubric.core.packed import pack
     from pytest_rubric.evaluators.builtin import AGREEMENT
     from pytest_rubric.running.runner import run_case
@@ -288,7 +286,13 @@ def test_an_input_read_once_for_all_gives_the_same_outcome_as_fresh_copies(
         place=Place(line=1, col=1, row_lines=tuple(range(2, 2 + len(rows)))),
         packed_input=pack(ledger),
     )
-    other = dataclasses.replace(AGREEMENT, reads_input_only=False)
+
+    def emptying(data: Any) -> Any:
+        evidence = explain_agreement(data)
+        data["rows"].clear()
+        return evidence
+
+    other = dataclasses.replace(AGREEMENT, explain=emptying)
     own = run_case(case, AGREEMENT, path=at, source="", review_limit=limit, review_at=at)
     checked = run_case(case, other, path=at, source="", review_limit=limit, review_at=at)
     assert (own.outcome, own.problems) == (checked.outcome, checked.problems)

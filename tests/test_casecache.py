@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -17,8 +18,10 @@ from hypothesis import strategies as st
 
 from pytest_rubric.casefiles import loader
 from pytest_rubric.casefiles.cache import dumps, loads, stamp
+from pytest_rubric.casefiles.casecodec import CASE, CASE_FILE, MARKS, PLACE, Record
+from pytest_rubric.casefiles.cases import CaseFile
 from pytest_rubric.casefiles.inputpaths import InputFiles
-from pytest_rubric.casefiles.loader import CaseFile, parse_case_file
+from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.core.errors import CaseFileError
 
 EXAMPLES = Path(__file__).parent.parent / "example_project" / "rubrics"
@@ -182,7 +185,8 @@ def test_an_entry_for_other_bytes_other_code_or_damaged_is_not_used(tmp_path: Pa
     assert loads(text, "made-by", "0" * 64, "c.rubric.yaml", files) is None
     head, _, body_text = text.partition("\n")
     body = json.loads(body_text)
-    case = body["cases"][0]
+    case = body[_at(CASE_FILE, "cases")][0]
+    place = case[_at(CASE, "place")]
     damaged = [
         text[: len(text) // 2],
         "",
@@ -192,22 +196,45 @@ def test_an_entry_for_other_bytes_other_code_or_damaged_is_not_used(tmp_path: Pa
     ]
     # Forged with a head that vouches for them: every field is still read as its type.
     for bad in (
-        {**body, "cases": 5},
-        {**body, "cases": [[1, 2]]},
-        {**body, "cases": [[5, *case[1:]]]},  # a name that is no text
-        {**body, "cases": [[case[0], "3", *case[2:]]]},  # a line that is no number
-        {**body, "cases": [[case[0], -5, *case[2:]]]},
-        {**body, "cases": [case, case]},  # one name twice
-        {**body, "marks": [5, None, []]},
-        {**body, "marks": "skip"},
-        {**body, "evaluator": [5, [1, 1]]},
-        {**body, "rubric": "[1]"},
-        {**body, "rubric": "{"},
+        _with(body, CASE_FILE, "cases", 5),
+        _with(body, CASE_FILE, "cases", [[1, 2]]),
+        _with(body, CASE_FILE, "cases", [_with(case, CASE, "name", 5)]),
+        _with(body, CASE_FILE, "cases", [_with(case, CASE, "index", 3)]),
+        _with(body, CASE_FILE, "cases", [_with(case, CASE, "place", ["3", *place[1:]])]),
+        _with(body, CASE_FILE, "cases", [_with(case, CASE, "place", [-5, *place[1:]])]),
+        _with(body, CASE_FILE, "cases", [case, _with(case, CASE, "index", 1)]),  # one name twice
+        _with(body, CASE_FILE, "marks", [5, None, []]),
+        _with(body, CASE_FILE, "marks", [None, ["why", 1], []]),  # strict is no boolean
+        _with(body, CASE_FILE, "marks", "skip"),
+        _with(body, CASE_FILE, "evaluator", 5),
+        _with(body, CASE_FILE, "evaluator_at", [0, 1]),
+        _with(body, CASE_FILE, "rubric", "[1]"),
+        _with(body, CASE_FILE, "rubric", "{"),
+        [*body, None],
         "[" * 100_000 + "]" * 100_000,
     ):
         damaged.append(_forged(text, bad))
     for entry in damaged:
         assert loads(entry, "made-by", fresh.digest, "c.rubric.yaml", files) is None
+
+
+def _at(record: Record, name: str) -> int:
+    return [row for row, _ in record.rows].index(name)
+
+
+def _with(value: list[Any], record: Record, name: str, field_value: Any) -> list[Any]:
+    """``value``, a list ``record`` wrote, with its field ``name`` replaced."""
+    changed = list(value)
+    changed[_at(record, name)] = field_value
+    return changed
+
+
+@pytest.mark.parametrize("record", [CASE_FILE, CASE, PLACE, MARKS], ids=lambda r: r.cls.__name__)
+def test_the_codec_names_every_field_of_each_type_once(record: Record) -> None:
+    written = [name for name, _ in record.rows]
+    assert sorted([*written, *record.kept, *record.given]) == sorted(
+        field.name for field in dataclasses.fields(record.cls)
+    )
 
 
 def test_the_stamp_changes_with_the_loaders_code_even_at_the_same_size_and_time(
@@ -309,7 +336,7 @@ def test_a_damaged_entry_is_a_miss_and_is_written_anew(pytester: pytest.Pytester
         entry.write_text('{"format": 1, "cases": ')
     pytester.runpytest().assert_outcomes(passed=2)
     for entry in _entries(pytester):
-        assert json.loads(entry.read_text().partition("\n")[2])["cases"]
+        assert json.loads(entry.read_text().partition("\n")[2])[_at(CASE_FILE, "cases")]
 
 
 def test_no_cache_is_written_when_pytests_cache_is_off(pytester: pytest.Pytester) -> None:

@@ -16,7 +16,8 @@ import yaml
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.loader import CaseFile, load_case_file, parse_case_file
+from pytest_rubric.casefiles.cases import CaseFile
+from pytest_rubric.casefiles.loader import load_case_file, parse_case_file
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import CaseFileError, RubricInputError
 from pytest_rubric.core.evaluator import Evaluator
@@ -31,10 +32,19 @@ from pytest_rubric.core.jsonvalues import (
     show,
 )
 from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
-from pytest_rubric.editing.edits import identical
+from pytest_rubric.editing.readback import identical
 from pytest_rubric.evaluators._common import describe, int_text
-from pytest_rubric.inputs.ledgers import MAX_ROW_CHARS, RowReader, read_json
+from pytest_rubric.inputs.reading import input_file_at
+from pytest_rubric.inputs.rows import FileRows
+from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS
+from pytest_rubric.inputs.wholejson import read_json
 from pytest_rubric.running.runner import _Caller, _EvaluatorFailed, _review_row
+
+
+def file_rows(path: Path, display: str) -> FileRows:
+    """A ledger file's rows, read as its name says."""
+    return FileRows(input_file_at(path, display))
+
 
 PARSERS = [pytest.param(yaml.SafeLoader, id="pure-python")]
 if hasattr(yaml, "CSafeLoader"):
@@ -164,13 +174,13 @@ def test_ledger_files_read_huge_integers_and_refuse_overlong_ones_at_their_line(
 ) -> None:
     ledger = tmp_path / "week.jsonl"
     ledger.write_text(f'{{"id": "r1", "a": {BIG_TEXT}, "b": true}}\n')
-    assert list(RowReader(ledger, "week.jsonl")) == [{"id": "r1", "a": BIG, "b": True}]
+    assert list(file_rows(ledger, "week.jsonl")) == [{"id": "r1", "a": BIG, "b": True}]
     whole = tmp_path / "input.json"
     whole.write_text(f'{{"rows": [], "n": -{BIG_TEXT}}}')
     assert read_json(whole, "input.json") == {"rows": [], "n": -BIG}
     ledger.write_text('{"id": "r1", "a": true, "b": true}\n' + '{"a": ' + "7" * 100_001 + "}\n")
     with pytest.raises(RubricInputError) as info:
-        list(RowReader(ledger, "week.jsonl"))
+        list(file_rows(ledger, "week.jsonl"))
     assert str(info.value) == (
         "week.jsonl:2: a number written with 100001 digits is longer than inputs take "
         "(100000); shorten it, or quote it if you mean the text"
@@ -439,7 +449,7 @@ def test_the_format_comes_from_the_written_name_not_the_symlink_target(tmp_path:
     assert case.input_file is not None
     assert case.input_file.format == ".csv"
     assert case.input_file.path.name == "rows.jsonl"  # resolved, yet read as what it is called
-    rows = RowReader(case.input_file.path, case.input_file.display, fmt=case.input_file.format)
+    rows = FileRows(case.input_file)
     assert list(rows) == [{"id": "r1", "a": True, "b": False}]
 
 
@@ -551,7 +561,7 @@ def _peak_bytes_reading(path: Path) -> tuple[int, str]:
     tracemalloc.start()
     try:
         with pytest.raises(RubricInputError) as info:
-            list(RowReader(path, path.name))
+            list(file_rows(path, path.name))
         return tracemalloc.get_traced_memory()[1], str(info.value)
     finally:
         tracemalloc.stop()
@@ -575,8 +585,8 @@ def test_a_runaway_quoted_csv_cell_spanning_many_lines_is_refused_at_its_first_l
     ledger = tmp_path / "week.csv"
     ledger.write_text('id,a,b\n"r1\r\nstill r1",true,true\n' + '"\n",' * 400_000 + "\n")
     with pytest.raises(RubricInputError, match=r"^week\.csv:4: this row is longer than"):
-        list(RowReader(ledger, "week.csv"))
-    rows = RowReader(ledger, "week.csv")
+        list(file_rows(ledger, "week.csv"))
+    rows = file_rows(ledger, "week.csv")
     assert next(iter(rows)) == {"id": "r1\r\nstill r1", "a": True, "b": True}
 
 
@@ -591,7 +601,7 @@ def test_deeply_nested_json_is_an_input_error_not_a_recursion_error(tmp_path: Pa
     ledger = tmp_path / "week.jsonl"
     ledger.write_text("[" * 100_000 + "\n")
     with pytest.raises(RubricInputError, match=r"^week\.jsonl:1: nested too deeply"):
-        list(RowReader(ledger, "week.jsonl"))
+        list(file_rows(ledger, "week.jsonl"))
     whole = tmp_path / "input.json"
     whole.write_text("[" * 100_000)
     with pytest.raises(RubricInputError, match=r"^input\.json: nested too deeply"):

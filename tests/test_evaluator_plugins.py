@@ -333,57 +333,20 @@ def test_the_example_project_uses_its_own_and_declarative_evaluators(
     assert result.ret == pytest.ExitCode.OK
 
 
-JUDGE_CONFTEST = """
-from pytest_rubric import Evaluator, Evidence, hookimpl
-
-CALLS = []
-
-
-def evaluate(data):
-    CALLS.append("evaluate")
-    return {"n": -1}
-
-
-def judge(data):
-    return {"n": data["n"]}, Evidence(facts={"n": data["n"]})
-
-
-@hookimpl
-def rubric_evaluators():
-    return [Evaluator(name="judged", description="judge only", evaluate=evaluate, judge=judge)]
-
-
-def pytest_sessionfinish(session):
-    assert CALLS == [], CALLS  # judge answers instead of evaluate and explain
-"""
-
-
-def test_an_evaluator_written_with_judge_is_still_honoured(pytester: pytest.Pytester) -> None:
-    pytester.makeconftest(JUDGE_CONFTEST)
-    pytester.makefile(
-        ".rubric.yaml",
-        judged="evaluator: judged\ncases:\n"
-        "  - {id: same, input: {n: 1}, expected: {n: 1}}\n"
-        "  - {id: other, input: {n: 2}, expected: {n: 3}}\n",
-    )
-    result = pytester.runpytest("-p", "no:randomly")
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["evidence:", "  n: 2"])
-
-
 @pytest.mark.parametrize(
     ("field", "value", "words"),
     [
         ("explain", "'not a function'", "explain must be a function, or None"),
-        ("tally_blocks", "42", "tally_blocks must be a function, or None"),
-        ("reads_input_only", "'yes'", "reads_input_only='yes'; write True or False"),
+        ("ledger", "42", "ledger=42 (int); write pytest_rubric.OnLedger(stream=..., review=...)"),
+        ("ledger", "OnLedger(stream=42)", "ledger stream=42 (int); stream must be a function"),
+        ("ledger", "OnLedger(review='x')", "ledger review='x'; review must be a function"),
     ],
 )
 def test_a_declared_capability_of_the_wrong_type_is_a_registration_error(
     pytester: pytest.Pytester, field: str, value: str, words: str
 ) -> None:
     pytester.makeconftest(
-        "from pytest_rubric import Evaluator, hookimpl\n\n\n@hookimpl\n"
+        "from pytest_rubric import Evaluator, OnLedger, hookimpl\n\n\n@hookimpl\n"
         "def rubric_evaluators():\n"
         f"    return [Evaluator(name='x', description='x', evaluate=dict, {field}={value})]\n"
     )

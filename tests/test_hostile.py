@@ -19,7 +19,7 @@ HOSTILE_CONFTEST = """
 import sys
 
 from pytest_rubric import Evaluator, Evidence, hookimpl
-from pytest_rubric.core.evaluator import Summary
+from pytest_rubric.core.evaluator import OnLedger, Summary
 
 
 def raises_key(data):
@@ -124,8 +124,12 @@ def evaluators():
         Evaluator(name="explain-dict", description="", evaluate=ok, explain=explain_dict),
         Evaluator(name="explain-raises", description="", evaluate=ok, explain=explain_raises),
         Evaluator(name="numeric-problem", description="", evaluate=ok, explain=numeric_problem),
-        Evaluator(name="stream-raises", description="", evaluate=ok, stream=stream_raises),
-        Evaluator(name="stream-junk", description="", evaluate=ok, stream=stream_junk),
+        Evaluator(
+            name="stream-raises", description="", evaluate=ok, ledger=OnLedger(stream=stream_raises)
+        ),
+        Evaluator(
+            name="stream-junk", description="", evaluate=ok, ledger=OnLedger(stream=stream_junk)
+        ),
         Evaluator(
             name="summary-raises",
             description="",
@@ -759,7 +763,7 @@ def test_an_evaluator_name_with_control_characters_is_shown_escaped(
 
 
 CHANGES_ITS_ANSWER = """
-from pytest_rubric import Evaluator, Evidence, Summary, hookimpl
+from pytest_rubric import Evaluator, Evidence, OnLedger, Summary, hookimpl
 
 ANSWER = {}
 
@@ -793,7 +797,7 @@ def rubric_evaluators():
             description="changes its answer while it is asked for more",
             evaluate=evaluate,
             explain=explain,
-            review=review,
+            ledger=OnLedger(review=review),
             summary=Summary("changes", line),
         )
     ]

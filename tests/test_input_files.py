@@ -18,8 +18,16 @@ from hypothesis import strategies as st
 from pytest_rubric import RubricInputError, evaluate_agreement
 from pytest_rubric.evaluators import agreement
 from pytest_rubric.evaluators.agreement import tally_rows
-from pytest_rubric.inputs import ledgers
-from pytest_rubric.inputs.ledgers import RowReader, read_json
+from pytest_rubric.inputs import textfiles
+from pytest_rubric.inputs.reading import input_file_at
+from pytest_rubric.inputs.rows import FileRows
+from pytest_rubric.inputs.wholejson import read_json
+
+
+def file_rows(path: Path, display: str | None = None) -> FileRows:
+    """A ledger file's rows, read as its name says."""
+    return FileRows(input_file_at(path, display))
+
 
 MATRIX_3 = (
     "{matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 0}, agreement: 2, total: 3, "
@@ -253,7 +261,7 @@ def test_an_identity_problem_after_a_label_problem_still_wins_when_streaming(
             {"id": "A", "a": True, "b": True},
         )
     )
-    reader = RowReader(path, "l.jsonl")
+    reader = file_rows(path, "l.jsonl")
     answer, evidence = tally_rows(reader, reader.where)
     assert answer == {"error": "review-case-identity"}
     assert evidence.problem == "l.jsonl:3 rows[2].id 'A' repeats rows[0].id"
@@ -264,7 +272,7 @@ def test_reading_stops_at_the_first_identity_problem(tmp_path: Path) -> None:
     path.write_text(
         jsonl({"id": "A", "a": True, "b": True}, {"id": " ", "a": True, "b": True}) + "not json\n"
     )
-    reader = RowReader(path, "l.jsonl")
+    reader = file_rows(path, "l.jsonl")
     assert tally_rows(reader, reader.where)[0] == {"error": "review-case-identity"}
 
 
@@ -307,7 +315,7 @@ def test_streamed_jsonl_and_csv_ledgers_answer_exactly_as_inline_rows(
         for suffix, content in ((".jsonl", lines), (".csv", buffer.getvalue())):
             path = Path(folder) / f"ledger{suffix}"
             path.write_text(content)
-            reader = RowReader(path, path.name)
+            reader = file_rows(path, path.name)
             assert tally_rows(reader, reader.where)[0] == expected
 
 
@@ -325,13 +333,13 @@ def test_a_repeated_id_names_where_it_was_first_given_however_rows_arrive(
     elif kind == "jsonl":
         path = tmp_path / "l.jsonl"
         path.write_text(jsonl(*rows))
-        given = RowReader(path, "l.jsonl")
+        given = file_rows(path, "l.jsonl")
         where = given.where
     else:
         path = tmp_path / "l.csv"
         body = "".join(f"{r['id']},{str(r['a']).lower()},true\n" for r in rows)
         path.write_text("id,a,b\n" + body)
-        given = RowReader(path, "l.csv")
+        given = file_rows(path, "l.csv")
         where = given.where
     answer, evidence = tally_rows(given, where)
     assert answer == {"error": "review-case-identity"}
@@ -350,7 +358,8 @@ ROW_TEXT = st.one_of(
 
 @given(ROW_TEXT)
 def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
-    from pytest_rubric.inputs.ledgers import _DECODER, _decode_row
+    from pytest_rubric.inputs.jsondecode import DECODER as _DECODER
+    from pytest_rubric.inputs.jsondecode import decode_row as _decode_row
 
     def outcome(decode: Any) -> object:
         try:
@@ -403,9 +412,9 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
                         reference.line_num,
                     )
                 )
-        reader = RowReader(path, "l.csv")
+        reader = file_rows(path, "l.csv")
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("pytest_rubric.inputs.ledgers._BLOCK", block)
+            patch.setattr("pytest_rubric.inputs.textfiles.BLOCK", block)
             for _ in range(2):  # read twice, as a repeated ID's first place is looked up
                 got: list[object] = []
                 try:
@@ -419,7 +428,7 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
 class _OneAtATime:
     """A ledger reader's rows without its label blocks: the tally reads them one at a time."""
 
-    def __init__(self, reader: RowReader) -> None:
+    def __init__(self, reader: FileRows) -> None:
         self.reader = reader
 
     def __iter__(self) -> Iterator[Any]:
@@ -428,12 +437,10 @@ class _OneAtATime:
 
 def _tallied(reader: Any, where: Any) -> str:
     """A tally's answer and evidence as strict JSON text (``true`` is not ``1``), or its error,
-    as the runner takes them: in blocks where the reader offers them and the blocks tally
-    answers, else row by row."""
+    as agreement's stream takes them: in blocks where the rows offer them and the blocks
+    tally answers, else row by row."""
     try:
-        blocks = reader.label_blocks() if isinstance(reader, RowReader) else None
-        pair = None if blocks is None else agreement.tally_blocks(blocks)
-        answer, evidence = pair if pair is not None else tally_rows(reader, where)
+        answer, evidence = agreement.stream_agreement(reader, where)
     except RubricInputError as exc:
         return f"error: {exc}"
     return json.dumps([answer, evidence.facts, evidence.problem])
@@ -501,11 +508,11 @@ def test_a_ledger_tallied_in_blocks_answers_exactly_as_row_by_row(
     ledger: tuple[str, str], block: int
 ) -> None:
     suffix, text = ledger
-    with tempfile.TemporaryDirectory() as folder, mock.patch.object(ledgers, "_BLOCK", block):
+    with tempfile.TemporaryDirectory() as folder, mock.patch.object(textfiles, "BLOCK", block):
         path = Path(folder) / f"ledger{suffix}"
         path.write_bytes(text.encode("utf-8"))
-        fast = RowReader(path, path.name)
-        slow = RowReader(path, path.name)
+        fast = file_rows(path, path.name)
+        slow = file_rows(path, path.name)
         assert _tallied(fast, fast.where) == _tallied(_OneAtATime(slow), slow.where)
 
 
@@ -552,7 +559,7 @@ def test_only_plain_rows_are_tallied_in_blocks(
 ) -> None:
     path = tmp_path / f"ledger{suffix}"
     path.write_text(text, newline="")
-    reader = RowReader(path, path.name)
+    reader = file_rows(path, path.name)
     assert (agreement.tally_blocks(reader.label_blocks()) is not None) is in_blocks
     assert _tallied(reader, reader.where) == _tallied(_OneAtATime(reader), reader.where)
 
@@ -568,7 +575,7 @@ def test_a_csv_cell_past_csv_field_size_limit_is_refused_as_row_by_row(
     for length in (effective, effective + 1):
         path = tmp_path / f"l{length}.csv"
         path.write_text(f"id,a,b\nA,true,false\n{'x' * length},false,false\n", newline="")
-        reader = RowReader(path, path.name)
+        reader = file_rows(path, path.name)
         try:
             if limit is not None:
                 csv.field_size_limit(limit)

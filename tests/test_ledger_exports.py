@@ -24,6 +24,7 @@ from pytest_rubric import evaluate_agreement
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.evaluators.agreement import tally_blocks
 from pytest_rubric.evaluators.builtin import AGREEMENT
+from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.running.outcome import CaseOutcome
 from pytest_rubric.running.runner import run_case
 
@@ -645,8 +646,6 @@ def test_a_long_csv_with_adjacent_judgements_answers_as_read_one_row_at_a_time(
     ids=["adjacent", "any-order", "another-grader"],
 )
 def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> None:
-    from pytest_rubric.inputs.ledgers import RowReader
-
     (tmp_path / "c.rubric.yaml").write_text(
         f"evaluator: agreement\ncases:\n  - id: x\n    input_file: l.csv\n    ledger: {LONG}\n"
         "    expected: {}\n"
@@ -654,7 +653,7 @@ def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> No
     (tmp_path / "l.csv").write_text("example_id,_annotator_id,answer\n" + lines)
     (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
     assert case.input_file is not None
-    reader = RowReader(case.input_file.path, "l.csv", ".csv", ledger=case.input_file.ledger)
+    reader = FileRows(case.input_file)
     blocks = list(reader.label_blocks())
     assert None not in blocks
     assert sorted(chain.from_iterable(block.ids for block in blocks if block)) == ["x", "y"]
@@ -676,20 +675,18 @@ def test_a_plain_long_csv_is_tallied_in_blocks(tmp_path: Path, lines: str) -> No
 def mock_block(size: int) -> Any:
     from unittest import mock
 
-    from pytest_rubric.inputs import ledgers
+    from pytest_rubric.inputs import textfiles
 
-    return mock.patch.object(ledgers, "_BLOCK", size)
+    return mock.patch.object(textfiles, "BLOCK", size)
 
 
 def mock_blocks_off() -> Any:
     from unittest import mock
 
-    from pytest_rubric.inputs.ledgers import RowReader
-
     def none(self: object) -> Any:
         yield None
 
-    return mock.patch.object(RowReader, "label_blocks", none)
+    return mock.patch.object(FileRows, "label_blocks", none)
 
 
 @pytest.mark.parametrize(
@@ -788,10 +785,14 @@ def test_a_long_export_sorted_by_grader_reads_whole_and_names_rows_by_first_judg
     )
     from unittest import mock
 
-    from pytest_rubric.inputs import ledgers
+    from pytest_rubric.inputs import csvrows, jsonl, textfiles
 
     # A cap on a row's characters far below the export's size: a row is still a line.
-    with mock.patch.object(ledgers, "MAX_ROW_CHARS", 1000):
+    with (
+        mock.patch.object(textfiles, "MAX_ROW_CHARS", 1000),
+        mock.patch.object(csvrows, "MAX_ROW_CHARS", 1000),
+        mock.patch.object(jsonl, "MAX_ROW_CHARS", 1000),
+    ):
         outcome = run_export(tmp_path, f"long.{fmt}", text, LONG)
     assert outcome.actual == evaluate_agreement(
         {"rows": [{"id": i, "a": a, "b": b} for i, a, b in cases]}
@@ -950,7 +951,7 @@ def test_a_long_csv_in_any_order_answers_as_read_one_row_at_a_time(
 def test_a_case_judged_once_is_named_by_the_blocks_so_the_rows_need_not_wait(
     tmp_path: Path,
 ) -> None:
-    from pytest_rubric.inputs.ledgers import RowReader
+    from pytest_rubric.inputs.textblocks import lone_judgements
 
     lines = "".join(f"c{n},alice,accept\nc{n},bob,reject\n" for n in range(50))
     text = "example_id,_annotator_id,answer\nlone,bob,accept\n" + lines
@@ -963,6 +964,6 @@ def test_a_case_judged_once_is_named_by_the_blocks_so_the_rows_need_not_wait(
     assert (fast.evidence.problem or "").startswith("l.csv:2 rows[0] (id 'lone') has no label a")
     (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
     assert case.input_file is not None
-    reader = RowReader(case.input_file.path, "l.csv", ".csv", ledger=case.input_file.ledger)
+    reader = FileRows(case.input_file)
     assert None in list(reader.label_blocks())
-    assert reader.lone == {"lone"}
+    assert lone_judgements(case.input_file) == frozenset({"lone"})

@@ -12,7 +12,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.loader import CaseFile, load_case_file, parse_case_file
+from pytest_rubric.casefiles.cases import CaseFile
+from pytest_rubric.casefiles.loader import load_case_file, parse_case_file
 from pytest_rubric.casefiles.yamlstrict import MAX_DEPTH
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import CaseFileError
@@ -328,9 +329,9 @@ def test_loading_leaves_pyyaml_global_state_alone() -> None:
 def test_both_parsers_read_the_example_project_identically() -> None:
     if not hasattr(yaml, "CSafeLoader"):
         pytest.skip("PyYAML was built without libyaml")
-    for path in sorted(
-        Path(__file__).parent.parent.joinpath("example_project").rglob("*.rubric.y*ml")
-    ):
+    paths = sorted(Path(__file__).parent.parent.joinpath("example_project").rglob("*.rubric.y*ml"))
+    assert len(paths) >= 5  # the example project's case files, not an empty glob
+    for path in paths:
         libyaml = load_case_file(path, "x", yaml.CSafeLoader)
         pure = load_case_file(path, "x", yaml.SafeLoader)
         assert all(not case.problems for case in libyaml.cases)

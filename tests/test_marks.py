@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from fnmatch import fnmatch
 from typing import Any
 
 import jsonschema
 import pytest
 
+from pytest_rubric.casefiles.loader import parse_case_file
+from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.reports.jsonreport import schema
 
 MATCH = (
@@ -237,20 +240,19 @@ def test_an_unregistered_mark_is_an_error_under_strict_markers(pytester: pytest.
         "misspelt-marks",
     ],
 )
-def test_wrong_mark_keys_are_positioned_problems_of_their_case(
-    pytester: pytest.Pytester, extra: str, message: str
-) -> None:
-    pytester.makefile(".rubric.yaml", k=cases_file(case("bad", MATCH, extra), case("good", MATCH)))
-    result = pytester.runpytest()
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([f"  k.rubric.yaml:{message}"])
+def test_wrong_mark_keys_are_positioned_problems_of_their_case(extra: str, message: str) -> None:
+    text = cases_file(case("bad", MATCH, extra), case("good", MATCH))
+    bad, good = parse_case_file(text.encode(), "k.rubric.yaml").cases
+    assert len(bad.problems) == 1
+    assert fnmatch(str(bad.problems[0]), f"k.rubric.yaml:{message}")
+    assert good.problems == ()
 
 
-def test_a_wrong_file_level_mark_key_is_a_collection_error(pytester: pytest.Pytester) -> None:
-    pytester.makefile(".rubric.yaml", k=cases_file(case("good", MATCH), head="xfail: ''\n"))
-    result = pytester.runpytest()
-    result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["k.rubric.yaml:2:8: 'xfail' needs a reason: non-blank text*"])
+def test_a_wrong_file_level_mark_key_is_an_error_of_the_file() -> None:
+    text = cases_file(case("good", MATCH), head="xfail: ''\n")
+    with pytest.raises(CaseFileError) as raised:
+        parse_case_file(text.encode(), "k.rubric.yaml")
+    assert fnmatch(str(raised.value), "k.rubric.yaml:2:8: 'xfail' needs a reason: non-blank text*")
 
 
 def test_junit_and_xdist_show_the_same_outcomes(pytester: pytest.Pytester) -> None:
@@ -276,22 +278,36 @@ def test_junit_and_xdist_show_the_same_outcomes(pytester: pytest.Pytester) -> No
     assert kinds["fixed-now"][-1] == "failure"
 
 
+UNDERSCORED = (
+    "evaluator: reason\ncases:\n  - id: a\n    marks: [{name}]\n"
+    "    input: {{fields: {{title: true, source: true}}, pass: true, reasons: [all-required-met]}}\n"
+    "    expected: {{expectedPass: true, expectedReasons: [all-required-met], coherent: true}}\n"
+    "  - id: b\n"
+    "    input: {{fields: {{title: true, source: true}}, pass: true, reasons: [all-required-met]}}\n"
+    "    expected: {{expectedPass: true, expectedReasons: [all-required-met], coherent: true}}\n"
+)
+
+
 @pytest.mark.parametrize("name", ["_private", "_", "__class__", "_config"])
-def test_a_marker_name_starting_with_an_underscore_is_a_problem_of_its_case(
-    pytester: pytest.Pytester, name: str
-) -> None:
-    pytester.makefile(
-        ".rubric.yaml",
-        cases=f"evaluator: reason\ncases:\n  - id: a\n    marks: [{name}]\n"
-        "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n"
-        "    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n"
-        "  - id: b\n"
-        "    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}\n"
-        "    expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}\n",
+def test_a_marker_name_starting_with_an_underscore_is_a_problem_of_its_case(name: str) -> None:
+    marked, plain = parse_case_file(
+        UNDERSCORED.format(name=name).encode(), "cases.rubric.yaml"
+    ).cases
+    assert len(marked.problems) == 1
+    assert fnmatch(
+        str(marked.problems[0]), f"cases.rubric.yaml:4:13: *{name}* cannot be a mark*rename it*"
     )
+    assert marked.marks.names == ()
+    assert plain.problems == ()
+
+
+def test_a_marker_name_pytest_itself_holds_never_reaches_pytest(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", cases=UNDERSCORED.format(name="__class__"))
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([f"*cases.rubric.yaml:4:13: *{name}* cannot be a mark*rename it*"])
+    result.stdout.fnmatch_lines(
+        ["*cases.rubric.yaml:4:13: *__class__* cannot be a mark*rename it*"]
+    )
     result.stdout.no_fnmatch_line("*Traceback*")
     assert "INTERNALERROR" not in result.stdout.str()
 

@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from pytest_rubric import __version__
-from pytest_rubric.plugin.results import shard_of
+from pytest_rubric.plugin.shards import shard_of
 from pytest_rubric.reports.jsonreport import schema
 from pytest_rubric.reports.merge import combined_exit_status
 

@@ -300,7 +300,7 @@ def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
 def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.records import record_of, stopped
+    from pytest_rubric.reports.caserecords import record_of, stopped
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1.0, t: true}\n"
@@ -324,7 +324,7 @@ def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -
 def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.records import record_of
+    from pytest_rubric.reports.caserecords import record_of
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: 'a::b'\n    input: {n: 1}\n    expected: {n: 1}\n"
@@ -341,7 +341,7 @@ def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
     from collections.abc import Callable, Iterator, Mapping
 
     from pytest_rubric.casefiles.loader import parse_case_file
-    from pytest_rubric.core.evaluator import Evaluator
+    from pytest_rubric.core.evaluator import Evaluator, OnLedger
     from pytest_rubric.running.runner import run_case
 
     def one_dict_changed(ledger: Mapping[str, Any], where: Callable[[int], str]) -> Iterator[Any]:
@@ -353,7 +353,10 @@ def test_a_review_row_is_kept_as_it_was_when_yielded() -> None:
     text = "evaluator: x\ncases:\n  - id: a\n    input: {}\n    expected: {}\n"
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     evaluator = Evaluator(
-        name="x", description="x", evaluate=lambda data: {}, review=one_dict_changed
+        name="x",
+        description="x",
+        evaluate=lambda data: {},
+        ledger=OnLedger(review=one_dict_changed),
     )
     outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
     assert outcome.review == {"rows": [{"n": 0}, {"n": 1}, {"n": 2}], "more": 0}
@@ -386,9 +389,9 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
     from pytest_rubric.core.jsonvalues import plain
-    from pytest_rubric.editing.edits import identical
+    from pytest_rubric.editing.readback import identical
+    from pytest_rubric.reports.caserecords import record_of
     from pytest_rubric.reports.jsonreport import document, write_report
-    from pytest_rubric.reports.records import record_of
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1}\n"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric.inputs.ledgers import _row_offsets, read_json_with_row_lines
+from pytest_rubric.inputs.wholejson import _row_offsets, read_json_with_row_lines
 from pytest_rubric.reports.htmlpage import embedded_json, page_data, review_page
 from pytest_rubric.reports.jsonreport import schema
 

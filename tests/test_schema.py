@@ -15,7 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pytest_rubric import evaluate_agreement, evaluate_reason
-from pytest_rubric.casefiles.loader import CASE_KEYS, FILE_KEYS
+from pytest_rubric.casefiles.validate import CASE_KEYS, FILE_KEYS
 from pytest_rubric.casefiles.yamlstrict import decode, load
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.evaluators.builtin import AGREEMENT, REASON

@@ -31,13 +31,17 @@ def test_a_dropped_cache_is_collected():
 
 #: Runs after the case (test files are collected in order): what the plugin may have changed.
 SHARED_STATE = """\
-import gc, json, json.decoder, json.encoder, sys, warnings
+import _json, gc, json, json.decoder, json.encoder, json.scanner, sys, warnings
 import yaml
 
 def test_nothing_shared_was_changed():
     assert gc.get_freeze_count() == 0
     assert gc.isenabled()
-    assert json.encoder.c_make_encoder is json.encoder.c_make_encoder  # present as imported
+    # json's C accelerators in place, as json imported them from _json
+    assert json.encoder.c_make_encoder is _json.make_encoder
+    assert json.encoder.c_encode_basestring_ascii is _json.encode_basestring_ascii
+    assert json.decoder.c_scanstring is _json.scanstring
+    assert json.scanner.c_make_scanner is _json.make_scanner
     assert json.dumps({"a": [1, 2.5, None]}) == '{"a": [1, 2.5, null]}'
     assert json.loads('{"a": 1}') == {"a": 1}
     assert yaml.safe_load("on: yes") == {True: True}  # YAML 1.1 as PyYAML reads it

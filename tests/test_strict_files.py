@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import random
 import re
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+
+from pytest_rubric.casefiles.loader import parse_case_file
+from pytest_rubric.core.errors import CaseFileError
 
 GOOD_CASE = """\
   - id: good
     input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
     expected: {expectedPass: true, expectedReasons: [all-required-met], coherent: true}
 """
+
+#: Rules whose message a pytest run is also checked for (the rest: the loader's word is
+#: enough, as a run shows each problem of a case, or of a file, the same way).
+SHOWN_IN_A_RUN = {"python-tag", "duplicate-label-key", "two-documents", "unknown-evaluator"}
+#: File rules that the plugin, not the loader, finds.
+NOT_THE_LOADERS = {"unknown-evaluator"}
 
 # (rule, text of the one case after the good one, the message shown for it)
 CASE_RULES = [
@@ -113,15 +123,33 @@ CASE_RULES = [
 ]
 
 
+def _case_file_text(case_text: str) -> str:
+    """A file of a good case and then ``case_text``, for the evaluator its input fits."""
+    evaluator = "agreement" if "rows" in case_text else "reason"
+    good = GOOD_CASE if evaluator == "reason" else GOOD_LEDGER_CASE
+    return f"evaluator: {evaluator}\ncases:\n{good}{case_text}"
+
+
 @pytest.mark.parametrize(
     ("case_text", "message"), [r[1:] for r in CASE_RULES], ids=[r[0] for r in CASE_RULES]
+)
+def test_a_case_level_problem_is_kept_on_that_case_alone_with_its_message(
+    case_text: str, message: str
+) -> None:
+    good, bad = parse_case_file(_case_file_text(case_text).encode(), "c.rubric.yaml").cases
+    assert good.problems == ()
+    assert [f"  {problem}" for problem in bad.problems] == [message]
+
+
+@pytest.mark.parametrize(
+    ("case_text", "message"),
+    [r[1:] for r in CASE_RULES if r[0] in SHOWN_IN_A_RUN],
+    ids=[r[0] for r in CASE_RULES if r[0] in SHOWN_IN_A_RUN],
 )
 def test_a_case_level_problem_fails_that_case_with_its_message(
     pytester: pytest.Pytester, case_text: str, message: str
 ) -> None:
-    evaluator = "agreement" if "rows" in case_text else "reason"
-    good = GOOD_CASE if evaluator == "reason" else GOOD_LEDGER_CASE
-    pytester.makefile(".rubric.yaml", c=f"evaluator: {evaluator}\ncases:\n{good}{case_text}")
+    pytester.makefile(".rubric.yaml", c=_case_file_text(case_text))
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
     # The problem is the only line under the case's header: nothing is reported twice.
@@ -207,7 +235,20 @@ FILE_RULES = [
 
 
 @pytest.mark.parametrize(
-    ("data", "message"), [r[1:] for r in FILE_RULES], ids=[r[0] for r in FILE_RULES]
+    ("data", "message"),
+    [r[1:] for r in FILE_RULES if r[0] not in NOT_THE_LOADERS],
+    ids=[r[0] for r in FILE_RULES if r[0] not in NOT_THE_LOADERS],
+)
+def test_a_file_level_problem_is_one_error_with_its_message(data: bytes, message: str) -> None:
+    with pytest.raises(CaseFileError) as raised:
+        parse_case_file(data, "c.rubric.yaml")
+    assert fnmatch(str(raised.value), message)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [r[1:] for r in FILE_RULES if r[0] in SHOWN_IN_A_RUN],
+    ids=[r[0] for r in FILE_RULES if r[0] in SHOWN_IN_A_RUN],
 )
 def test_a_file_level_problem_is_one_collection_error_with_its_message(
     pytester: pytest.Pytester, data: bytes, message: str

@@ -19,7 +19,8 @@ from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.casefiles.yamlstrict import decode, load
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.editing.decisions import CI_VARIABLES
-from pytest_rubric.editing.edits import Part, UpdateRefused, Write, check, rewrite, splice
+from pytest_rubric.editing.edits import UpdateRefused, Write, rewrite
+from pytest_rubric.editing.parts import Part, check, splice
 from pytest_rubric.editing.yamltext import quoted, string
 
 ALL_MET = "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}"
@@ -920,6 +921,7 @@ def test_the_example_project_is_left_alone_by_an_update_with_nothing_to_write(
     before = {
         path: path.read_bytes() for path in (pytester.path / "example").rglob("*.rubric.y*ml")
     }
+    assert before, "the example project has no case file to check"
     run(pytester, "--rubric-update=all", str(pytester.path / "example"))
     for path, data in before.items():
         assert path.read_bytes() == data, path

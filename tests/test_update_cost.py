@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pytest_rubric.casefiles import yamlstrict
 from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.editing import decisions, diffs, edits
+from pytest_rubric.editing import diffs, edits, filewrites, parts, readback, writable
 
 CASES = 120
 
@@ -91,8 +91,9 @@ class Counted:
 
         shim = Hashlib()
         shim.sha256 = sha256  # type: ignore[attr-defined]
-        monkeypatch.setattr(edits, "load", load)
-        monkeypatch.setattr(decisions, "hashlib", shim)
+        monkeypatch.setattr(readback, "load", load)
+        monkeypatch.setattr(writable, "hashlib", shim)
+        monkeypatch.setattr(filewrites, "hashlib", shim)
 
 
 @pytest.mark.parametrize("style", ["block", "json", "one-line"])
@@ -168,7 +169,7 @@ def test_a_flow_case_alone_on_its_lines_is_checked_alone() -> None:
         "coherent": True,
     }
     write = edits.Write(1, case.name, answer, created=False)
-    part = edits.check(
+    part = parts.check(
         data,
         write,
         case.place.lines,
@@ -177,7 +178,7 @@ def test_a_flow_case_alone_on_its_lines_is_checked_alone() -> None:
     )
     assert part is not None
     assert part.end == case.place.end
-    assert edits.splice(data, [(write, part)]) == edits.rewrite(data, [write])
+    assert parts.splice(data, [(write, part)]) == edits.rewrite(data, [write])
 
 
 @settings(max_examples=60, deadline=None)
@@ -210,12 +211,12 @@ def test_the_diff_of_the_changed_windows_is_the_diff_of_the_whole_file(
         )
         at = None if case.place.end is None else (case.line, case.place.col, case.place.end)
         known = (case.input, case.expected)
-        part = edits.check(data, write, case.place.lines, known, at=at)
+        part = parts.check(data, write, case.place.lines, known, at=at)
         assert part is not None
         edited.append((write, part))
-    new = edits.splice(data, edited)
+    new = parts.splice(data, edited)
     old_text, new_text = data.decode(), new.decode()
-    windows = diffs.unified("c.rubric.yaml", old_text, new_text, decisions._changed(edited))
+    windows = diffs.unified("c.rubric.yaml", old_text, new_text, filewrites._changed(edited))
     # A diff that turns the old file into the new one, with every line outside the
     # changes kept as context where difflib would keep it.
     assert patched(diffs.lines_of(old_text), windows) == diffs.lines_of(new_text)

@@ -1,25 +1,28 @@
-"""The seam of the fast ledger tally: ledger rows handed over as blocks of label pairs.
+"""The seam of the fast ledger tally: ledger rows that can also be handed over as blocks
+of label pairs.
 
 A ledger file of plain rows (one ID and two literal booleans a line) can be tallied a
 block at a time by C code (``str.count``, ``str.split``, set operations) instead of a
 row at a time in Python. Two sides meet here, and only here:
 
-- a reader that can offer its rows so is a :class:`LabelBlockSource`
-  (:class:`pytest_rubric.inputs.ledgers.RowReader`);
-- an evaluator that can take them declares it with ``Evaluator.tally_blocks``
-  (the built-in ``agreement``: :func:`pytest_rubric.evaluators.agreement.tally_blocks`).
+- the rows an input hands to an evaluator's ``stream`` may also be a
+  :class:`LabelBlockSource` (a ledger file's rows:
+  :class:`pytest_rubric.inputs.rows.FileRows`): the input *offers* the blocks;
+- a stream that can tally blocks takes them when offered (the built-in ``agreement``:
+  :func:`pytest_rubric.evaluators.agreement.stream_agreement`), and reads the rows one
+  at a time otherwise.
 
-The runner joins the two for any evaluator that declares the capability. Either side
-may give up at any block (``None``): the rows are then read one at a time, which
-decides every input exactly as the plain path does, since the blocks path answers only
-for ledgers it can prove plain (``tests/test_input_files.py`` holds the two paths to
-the same answer, evidence or error).
+Either side may give up at any block (``None``): the rows are then read one at a time,
+which decides every input exactly as the plain path does, since the blocks path answers
+only for ledgers it can prove plain (``tests/test_input_files.py`` holds the two paths
+to the same answer, evidence or error). Reading the blocks never changes what the rows
+yield.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, runtime_checkable
 
 #: Whitespace as JavaScript's ``String.prototype.trim`` strips it: WhiteSpace and
 #: LineTerminator (ECMA-262), i.e. TAB, VT, FF, SP, NBSP, ZWNBSP (U+FEFF), the Unicode
@@ -57,10 +60,11 @@ class LabelBlock(NamedTuple):
     distinct: bool = False
 
 
+@runtime_checkable
 class LabelBlockSource(Protocol):
     """Ledger rows that can also be read as :class:`LabelBlock` blocks."""
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
-        """The rows a block at a time; ``None``, and nothing after it, where a block
-        holds anything but plain rows."""
+        """The rows a block at a time, read afresh on each call; ``None``, and nothing
+        after it, where a block holds anything but plain rows."""
         ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Iterable, Mapping
 
-from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.core.evaluator import Evaluator, OnLedger
 from pytest_rubric.core.jsonvalues import is_plain, json_problem, normalised
 from pytest_rubric.core.nearest import nearest
 
@@ -71,11 +71,19 @@ class Registry:
                     f"evaluator {show_object(name)} with {field}={show_object(function)}; "
                     f"{field} must be a function, or None"
                 )
-        if not isinstance(evaluator.reads_input_only, bool):
+        ledger = evaluator.ledger
+        if ledger is not None and not isinstance(ledger, OnLedger):
             return (
-                f"evaluator {show_object(name)} with reads_input_only="
-                f"{show_object(evaluator.reads_input_only)}; write True or False"
+                f"evaluator {show_object(name)} with ledger={show_object(ledger)}; write "
+                f"pytest_rubric.OnLedger(stream=..., review=...), or None"
             )
+        for field in _LEDGER_FUNCTIONS if ledger is not None else ():
+            function = getattr(ledger, field)
+            if function is not None and not callable(function):
+                return (
+                    f"evaluator {show_object(name)} with ledger {field}={show_object(function)}; "
+                    f"{field} must be a function, or None"
+                )
         schema = evaluator.answer_schema
         if schema is not None and not isinstance(schema, Mapping):
             return (
@@ -107,8 +115,9 @@ class Registry:
         return nearest(name, self.names())
 
 
-#: The Evaluator's optional functions.
-_FUNCTIONS = ("explain", "configure", "stream", "judge", "review", "tally_blocks")
+#: The Evaluator's optional functions, and those of its ``ledger``.
+_FUNCTIONS = ("explain", "configure")
+_LEDGER_FUNCTIONS = ("stream", "review")
 
 _short = reprlib.Repr()
 _short.maxstring = 60

@@ -3,11 +3,14 @@
 ``--rubric-check`` uses this to catch an answer that cannot be right whatever the
 evaluator says: a key the schema does not allow (with the key meant, when one is
 near), a required key missing, a value of the wrong type or outside its ``enum`` or
-``const``. It reads the part of JSON Schema that answer schemas use: ``type``,
-``enum``, ``const``, ``properties``, ``required``, ``additionalProperties``,
-``items``, ``uniqueItems``, ``minimum``, ``oneOf``, ``anyOf`` and ``allOf``; any other
-keyword is left to real validators (editors, ``--rubric-schema``'s consumers).
-Types are JSON's: ``true`` is not an integer.
+``const``. It reads the part of JSON Schema (draft 2020-12) that answer schemas use,
+and gives the verdict ``jsonschema`` gives on it (tests/test_schemacheck.py holds it
+to that): ``type``, ``enum``, ``const``, ``minimum``, ``properties``,
+``patternProperties``, ``additionalProperties``, ``required``, ``prefixItems``,
+``items``, ``uniqueItems``, ``allOf``, ``anyOf``, ``oneOf`` (exactly one subschema
+fits) and ``true``/``false`` as schemas; any other keyword is left to real validators
+(editors, ``--rubric-schema``'s consumers). Types are JSON's: ``true`` is not an
+integer, ``1.0`` is.
 """
 
 from __future__ import annotations
@@ -53,9 +56,15 @@ def _check(value: JSON, schema: JSON, path: str, whose: str) -> list[str]:
         branches = schema.get(key)
         if isinstance(branches, list) and branches:
             results: list[list[str]] = [_check(value, b, path, whose) for b in branches]
-            if all(results):  # no branch fits: say what is wrong for the nearest one
+            fits = results.count([])
+            if not fits:  # no branch fits: say what is wrong for the nearest one
                 nearest_fit: list[str] = min(results, key=len)
                 found.extend(nearest_fit)
+            elif key == "oneOf" and fits > 1:
+                found.append(
+                    f"{path} is {describe(value)}, which fits {fits} of its {len(results)} "
+                    f"oneOf choices; {whose} fit exactly one"
+                )
     every = schema.get("allOf")
     for branch in every if isinstance(every, list) else []:
         found.extend(_check(value, branch, path, whose))

@@ -6,7 +6,9 @@ in row order, for separate review; nothing is resolved, and no chance-corrected
 statistic is computed or implied.
 
 Rows are tallied in one pass over any iterable, so a ledger streamed from a file
-needs memory for its distinct IDs only, never for the parsed ledger.
+needs memory for its distinct IDs only, never for the parsed ledger; rows that offer
+themselves as label blocks (:class:`~pytest_rubric.core.labelblocks.LabelBlockSource`)
+are tallied a block at a time where the blocks can answer (:func:`stream_agreement`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from operator import lt
 from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.evaluator import RowLabel
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
-from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
@@ -76,6 +79,7 @@ def tally_rows(
     blank_start = JS_WHITESPACE
     identity: str | None = None
     label: str | None = None
+    about: RowLabel | None = None
     both_pass = both_fail = a_only = b_only = 0
     disagreements: list[JSON] = []
     keep = disagreements.append
@@ -121,11 +125,25 @@ def tally_rows(
                 keep(case_id)
                 continue
         label = _label_problem(name(index), case_id, a, b)
+        about = RowLabel(index, "a" if type(a) is not bool else "b")
     if identity is not None:
         return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
     if label is not None:
-        return {"error": LABEL_ERROR}, Evidence(problem=label)
+        return {"error": LABEL_ERROR}, Evidence(problem=label, about=about)
     return _tallied(both_pass, both_fail, a_only, b_only, disagreements)
+
+
+def stream_agreement(
+    rows: Iterable[object], where: Callable[[int], str]
+) -> tuple[dict[str, JSON], Evidence]:
+    """:func:`tally_rows`, a block at a time where ``rows`` offer label blocks and the
+    blocks answer (:func:`tally_blocks`), else a row at a time: the same answer and
+    evidence either way."""
+    if isinstance(rows, LabelBlockSource):
+        pair = tally_blocks(rows.label_blocks())
+        if pair is not None:
+            return pair
+    return tally_rows(rows, where)
 
 
 def tally_blocks(blocks: Iterable[LabelBlock | None]) -> tuple[dict[str, JSON], Evidence] | None:

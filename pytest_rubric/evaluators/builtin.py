@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 
-from pytest_rubric.core.evaluator import Evaluator, Summary
+from pytest_rubric.core.evaluator import Evaluator, OnLedger, Summary
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, show
 from pytest_rubric.evaluators import (
     evaluate_agreement,
@@ -18,8 +18,7 @@ from pytest_rubric.evaluators.agreement import (
     IDENTITY_ERROR,
     LABEL_ERROR,
     review_rows,
-    tally_blocks,
-    tally_rows,
+    stream_agreement,
 )
 from pytest_rubric.evaluators.reason import (
     INVALID,
@@ -85,7 +84,6 @@ def _configure_reason(block: Mapping[str, JSON]) -> Evaluator:
         codes=(INVALID,),
         explain=partial(explain_required, required=required),
         answer_schema=reason_answers(declared_codes(required)),
-        reads_input_only=True,
     )
 
 
@@ -98,7 +96,6 @@ REASON = Evaluator(
     explain=explain_reason,
     configure=_configure_reason,
     answer_schema=reason_answers(declared_codes(REQUIRED_FIELDS)),
-    reads_input_only=True,
 )
 
 
@@ -177,12 +174,9 @@ AGREEMENT = Evaluator(
     evaluate=evaluate_agreement,
     codes=(IDENTITY_ERROR, LABEL_ERROR),
     explain=explain_agreement,
-    stream=tally_rows,
     summary=Summary("agreement ledgers", ledger_line),
-    review=review_rows,
     answer_schema=AGREEMENT_ANSWERS,
-    tally_blocks=tally_blocks,
-    reads_input_only=True,
+    ledger=OnLedger(stream=stream_agreement, review=review_rows),
 )
 
 

@@ -8,7 +8,8 @@ labels under their names, every other column or key kept beside them (review fie
   of the row: a missing ID or a missing label, which the evaluator calls so.
 - **Labels** are looked up exactly in the vocabulary; a value outside it stays out of
   the Booleans (a ``true`` outside a vocabulary of words becomes ``null``), and
-  :class:`ReadNotes` remembers the first such value so the evidence can name it.
+  the pass's :class:`~pytest_rubric.inputs.notes.Findings` remember the first such
+  value, and the index of the row handed over that holds it, so the evidence can name it.
 - **One row per judgement** is paired into one row per case by
   :func:`paired_judgements`, in the order of each case's first judgement.
 
@@ -17,12 +18,14 @@ This module does not import pytest.
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final, cast
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
-from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger, label_lookup
+from pytest_rubric.core.jsonvalues import show
+from pytest_rubric.inputs.labels import label_lookup
+from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger
+from pytest_rubric.inputs.notes import Findings
 
 ABSENT: Final = object()
 #: The keys of a ledger row; an export's own key of that name is not a review field.
@@ -54,57 +57,14 @@ def getter(path: KeyPath) -> Callable[[object], object]:
     return walk
 
 
-class ReadNotes:
-    """What reading an export found that the evaluator cannot see: the first label
-    outside the vocabulary, and judgements by graders other than a and b."""
-
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
-        #: ``(where, side, case ID, value)`` of the first label outside the vocabulary.
-        self.outside: tuple[str, str, object, object] | None = None
-        self.ignored: Counter[str] = Counter()
-        #: Whether the export was read to its end: only then is ``ignored`` a count of it
-        #: (an identity problem stops the reading where it is found).
-        self.whole = False
-
-    def label_outside(self, where: str, side: str, case_id: object, value: object) -> None:
-        if self.outside is None:
-            self.outside = (where, side, case_id, value)
-
-    def problem(self) -> str | None:
-        """The first label outside the vocabulary, in words, naming row, value and labels."""
-        if self.outside is None:
-            return None
-        where, side, case_id, value = self.outside
-        shown = describe(value)
-        named = "" if type(case_id) is not str else f" (id {escape_controls(repr(case_id))})"
-        return (
-            f"{where}: the label of {side}{named} is {shown}, which is not one of the "
-            "ledger's labels: "
-            f"{self.ledger.vocabulary()}; labels are compared exactly (no case folding, no "
-            "trimming): add it to 'labels' if the export means it, or fix the row"
-        )
-
-    def facts(self) -> dict[str, JSON]:
-        """The judgements of other graders, counted, when the export was read whole."""
-        if not self.ignored or not self.whole:
-            return {}
-        total = sum(self.ignored.values())
-        by = ", ".join(f"{name} {count}" for name, count in self.ignored.most_common(5))
-        if len(self.ignored) > 5:
-            by += f", and {len(self.ignored) - 5} more graders"
-        return {
-            "ignored judgements": f"{total} by graders other than a and b ({escape_controls(by)})"
-        }
-
-
 def _meaning(
     lookup: Callable[[object], bool | None],
-    notes: ReadNotes,
+    notes: Findings,
     where: Callable[[], str],
     side: str,
     case_id: object,
     value: object,
+    index: int | None,
 ) -> object:
     """A label value as the ledger row holds it: its Boolean, or the value itself when it
     is outside the vocabulary (``null`` for a Boolean or number there, which must not
@@ -113,20 +73,20 @@ def _meaning(
     if meaning is not None:
         return meaning
     if notes.outside is None:  # the first is named; where() is worded only for it
-        notes.label_outside(where(), side, case_id, value)
+        notes.label_outside(where(), side, case_id, value, index)
     return value if isinstance(value, str) or type(value) in (dict, list) else None
 
 
 def mapped_rows(
-    rows: Iterable[object], ledger: Ledger, notes: ReadNotes, where: Callable[[], str]
+    rows: Iterable[object], ledger: Ledger, notes: Findings, where: Callable[[], str]
 ) -> Iterator[object]:
     """The rows of a one-row-per-case export as ledger rows. ``where()`` names the row
     just read (for notes)."""
     get_id, get_a, get_b = getter(ledger.id), getter(ledger.a), getter(ledger.b)
-    lookup = label_lookup(ledger)
+    lookup = label_lookup(ledger.labels)
     used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS}
     plain = ledger.labels is None
-    for row in rows:
+    for index, row in enumerate(rows):
         if type(row) is not dict:
             yield row  # not a mapping: the evaluator says so
             continue
@@ -138,25 +98,31 @@ def mapped_rows(
             value = get(row)
             if value is ABSENT:
                 continue
-            out[side] = value if plain else _meaning(lookup, notes, where, side, case_id, value)
+            out[side] = (
+                value if plain else _meaning(lookup, notes, where, side, case_id, value, index)
+            )
         for key, value in row.items():
             if key not in used:
                 out[key] = value
         yield out
 
 
+#: How many cases may wait for their second judgement before the pairing asks which of
+#: them were judged once in the whole export (:func:`paired_judgements`'s ``find_lone``).
+LONE_AFTER = 4096
+
+
 def paired_judgements(
     judgements: Iterable[object],
     ledger: Ledger,
-    notes: ReadNotes,
+    notes: Findings,
     where: Callable[[], str],
     line: Callable[[], int],
     at_line: Callable[[int], None],
-    lone: frozenset[str] = frozenset(),
+    find_lone: Callable[[], frozenset[str] | None] | None = None,
 ) -> Iterator[object]:
     """The rows of a one-row-per-judgement export as one ledger row per case, in the order
-    of each case's first judgement. ``lone`` names IDs known to be judged by one grader
-    only (a reading before found them): their rows wait for no second judgement.
+    of each case's first judgement.
 
     ``where()`` and ``line()`` name the judgement just read; ``at_line(n)`` is called
     before a row is yielded with the line of its first judgement, so that the reader
@@ -172,22 +138,30 @@ def paired_judgements(
 
     Memory follows the cases still waiting for their second judgement: a case's row is
     held from its first judgement until it and every case judged first before it are
-    complete; after that only its ID is kept, to find a judgement repeated later.
+    complete; after that only its ID is kept, to find a judgement repeated later. When
+    more than :data:`LONE_AFTER` cases wait, ``find_lone()`` (once) names the IDs the
+    whole export judges once, if it can tell: their rows then wait for no second
+    judgement. The rows are the same either way; only the memory differs.
     """
     assert ledger.grader is not None
     assert ledger.label is not None
     get_id, get_grader, get_label = getter(ledger.id), getter(ledger.grader), getter(ledger.label)
-    lookup = label_lookup(ledger)
+    lookup = label_lookup(ledger.labels)
     a_name, b_name = ledger.a_name, ledger.b_name
     used = {ledger.id.parts[0], ledger.grader.parts[0], ledger.label.parts[0], *ROW_KEYS}
     plain = ledger.labels is None
-    # ID -> [line of its first judgement, ID, a's label, b's label, fields, judged (bits)]
+    # ID -> [line of its first judgement, ID, a's label, b's label, fields, judged (bits),
+    #        whether it holds the first label outside the vocabulary]
     held: OrderedDict[str, list[object]] = OrderedDict()
     done: set[str] = set()
     ignored = notes.ignored
+    lone: frozenset[str] = frozenset()
+    asked = find_lone is None
+    handed = 0  # rows handed over so far: the next one's index
 
     def row_of(entry: list[object]) -> dict[str, object]:
-        first_line, case_id, a, b, fields, _ = entry
+        nonlocal handed
+        first_line, case_id, a, b, fields, _, outside = entry
         at_line(first_line)  # type: ignore[arg-type]
         row: dict[str, object] = {"id": case_id}
         if a is not ABSENT:
@@ -196,13 +170,20 @@ def paired_judgements(
             row["b"] = b
         row.update(cast(dict[str, object], fields))
         done.add(case_id)  # type: ignore[arg-type]
+        if outside:
+            notes.handed_over(handed)
+        handed += 1
         return row
 
-    def alone(case_id: object, side: str, value: object) -> dict[str, object]:
+    def alone(case_id: object, side: str, value: object, outside: bool) -> dict[str, object]:
         """A judgement as a row of its own, after every row held (which came first)."""
+        nonlocal handed
         row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
         if value is not ABSENT:
             row[side] = value
+        if outside:
+            notes.handed_over(handed)
+        handed += 1
         return row
 
     for judgement in judgements:
@@ -210,6 +191,7 @@ def paired_judgements(
             while held:
                 yield row_of(held.popitem(last=False)[1])
             at_line(line())
+            handed += 1
             yield judgement  # not a mapping: the evaluator says so
             continue
         grader = get_grader(judgement)
@@ -222,28 +204,48 @@ def paired_judgements(
             continue
         case_id = get_id(judgement)
         value = get_label(judgement)
+        outside = False
         if value is not ABSENT and not plain:
-            value = _meaning(lookup, notes, where, name, case_id, value)
+            first = notes.outside is None
+            value = _meaning(lookup, notes, where, name, case_id, value, None)
+            outside = first and notes.outside is not None
         entry = held.get(case_id) if type(case_id) is str else None
         if entry is None and type(case_id) is str and case_id not in done:
             fields = {key: item for key, item in judgement.items() if key not in used}
-            entry = [line(), case_id, ABSENT, ABSENT, fields, 3 if case_id in lone else bit]
+            entry = [
+                line(),
+                case_id,
+                ABSENT,
+                ABSENT,
+                fields,
+                3 if case_id in lone else bit,
+                outside,
+            ]
             entry[side] = value
             held[case_id] = entry
-            continue
-        if entry is None or entry[5] == 3 or entry[5] == bit:
+            if not asked and len(held) > LONE_AFTER:
+                asked = True
+                lone = (find_lone() if find_lone is not None else None) or frozenset()
+                for waiting in held.values():
+                    if waiting[1] in lone:
+                        waiting[5] = 3
+            else:
+                continue
+        elif entry is None or entry[5] == 3 or entry[5] == bit:
             # An ID that is not text, or the same case judged twice.
             while held:
                 yield row_of(held.popitem(last=False)[1])
             at_line(line())
-            yield alone(case_id, name, value)
+            yield alone(case_id, name, value, outside)
             continue
-        entry[side] = value
-        entry[5] = 3
-        kept = cast(dict[str, object], entry[4])
-        for key, item in judgement.items():
-            if key not in used and key not in kept:
-                kept[key] = item
+        else:
+            entry[side] = value
+            entry[5] = 3
+            entry[6] = entry[6] or outside
+            kept = cast(dict[str, object], entry[4])
+            for key, item in judgement.items():
+                if key not in used and key not in kept:
+                    kept[key] = item
         while held:
             head = next(iter(held.values()))
             if head[5] != 3:

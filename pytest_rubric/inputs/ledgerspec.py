@@ -30,8 +30,7 @@ from typing import Any
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
 from pytest_rubric.core.nearest import nearest
-
-Position = tuple[int, int]
+from pytest_rubric.inputs.labels import Position, Report, read_labels
 
 LEDGER_KEYS = ("id", "a", "b", "labels", "graders", "rows", "grader", "label")
 PER_ROW = "per-row"
@@ -156,10 +155,6 @@ def _name(value: Any) -> str:
     return value
 
 
-#: ``problem(position, message)``: report a problem of the block.
-Report = Callable[[Position, str], None]
-
-
 def read_ledger(
     block: JSON,
     at: Position,
@@ -270,7 +265,7 @@ def read_ledger(
                     f"ledger '{first}' and '{second}' name the same column or key "
                     f"{escape_controls(repr(one.written))}; each names its own",
                 )
-    labels = _labels(block, value_at("labels"), keys, items, refuse, csv_like)
+    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
     graders = _graders(block, key_at, value_at, keys, refuse)
     if problems:
         for where, message in problems:
@@ -343,135 +338,6 @@ def _key_path(
         return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
     refuse(at, f"ledger '{key}' must name a column or key, not {describe(value)}; write {example}")
     return None
-
-
-def _labels(
-    block: dict[str, JSON],
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    csv_like: bool,
-) -> tuple[tuple[JSON, bool], ...] | None:
-    if "labels" not in block:
-        return None
-    value = block["labels"]
-    pairs: list[tuple[JSON, bool, Position]] = []
-    if isinstance(value, dict):
-        places = keys.get(id(value), {})
-        for word, meaning in value.items():
-            word_at, meaning_at = places.get(word, (at, at))
-            if type(meaning) is not bool:
-                refuse(
-                    meaning_at,
-                    f"label {escape_controls(repr(word))} means {describe(meaning)}; each word "
-                    "of 'labels' means true or false, e.g. 'labels: {PASS: true, FAIL: false}'",
-                )
-                return None
-            pairs.append((word, meaning, word_at))
-    elif isinstance(value, list):
-        positions = items.get(id(value), ())
-        for index, pair in enumerate(value):
-            item_at = positions[index] if index < len(positions) else at
-            if (
-                not isinstance(pair, list)
-                or len(pair) != 2
-                or type(pair[1]) is not bool
-                or isinstance(pair[0], (dict, list))
-            ):
-                refuse(
-                    item_at,
-                    f"labels item {index + 1} is {describe(pair)}; each item is a pair of a "
-                    "label as the export holds it and the Boolean it means, e.g. "
-                    "'labels: [[1, true], [0, false]]'",
-                )
-                return None
-            pairs.append((pair[0], pair[1], item_at))
-    else:
-        refuse(
-            at,
-            f"'labels' must be a mapping of words or a list of pairs, not {describe(value)}; "
-            "write e.g. 'labels: {PASS: true, FAIL: false}' or 'labels: [[1, true], [0, false]]'",
-        )
-        return None
-    seen: dict[tuple[str, JSON], tuple[bool, Position]] = {}
-    for label, meaning, where in pairs:
-        if csv_like and not isinstance(label, str):
-            refuse(
-                where,
-                f"label {show(label)} is not text, but every cell of a .csv ledger is text; "
-                f"write it quoted ('{show(label)}')",
-            )
-            return None
-        key = _label_key(label)
-        if key in seen:
-            before, first = seen[key]
-            if before != meaning:
-                refuse(
-                    where,
-                    f"label {escape_controls(show(label))} means both true (line "
-                    f"{first[0] if before else where[0]}) and false (line "
-                    f"{where[0] if before else first[0]}); give each label one meaning",
-                )
-            else:
-                refuse(where, f"label {escape_controls(show(label))} is given twice; keep one")
-            return None
-        seen[key] = (meaning, where)
-    meanings = {meaning for _, meaning, _ in pairs}
-    for needed in (True, False):
-        if needed not in meanings:
-            word = "true" if needed else "false"
-            refuse(
-                at,
-                f"'labels' gives no label for {word}; name the export's words for both "
-                "Booleans, e.g. 'labels: {PASS: true, FAIL: false}'",
-            )
-            return None
-    return tuple((label, meaning) for label, meaning, _ in pairs)
-
-
-def _label_key(value: JSON) -> tuple[str, JSON]:
-    """A label as a key that tells JSON values apart as JSON does: ``true`` is not ``1``,
-    ``1`` is ``1.0``, ``'1'`` is neither."""
-    if type(value) is bool:
-        return ("boolean", value)
-    if isinstance(value, (int, float)):
-        return ("number", value)
-    if value is None:
-        return ("null", None)
-    return ("text", value)
-
-
-def label_lookup(ledger: Ledger) -> Callable[[object], bool | None]:
-    """What a label value means under ``ledger``'s vocabulary: ``True``, ``False``, or
-    ``None`` for a value outside it (a missing label too). Exact: no case folding, no
-    trimming, ``true`` is not ``1``."""
-    labels = ledger.labels
-    if labels is None:
-        return lambda value: value if type(value) is bool else None
-    words: dict[str, bool] = {}
-    others: dict[tuple[str, JSON], bool] = {}
-    for label, meaning in labels:
-        if type(label) is str:
-            words[label] = meaning
-        else:
-            others[_label_key(label)] = meaning
-    if not others:
-        get = words.get
-
-        def text_only(value: object) -> bool | None:
-            return get(value) if type(value) is str else None
-
-        return text_only
-
-    def typed(value: object) -> bool | None:
-        if type(value) is str:
-            return words.get(value)
-        if value is None or type(value) in (bool, int, float):
-            return others.get(_label_key(value))  # type: ignore[arg-type]
-        return None
-
-    return typed
 
 
 def _graders(

@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import Any, overload
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.ledgerspec import Ledger, header_problem
+from pytest_rubric.inputs.source import InputFile
 
 
-class RowReader(Protocol):
-    """What is read of :class:`pytest_rubric.inputs.ledgers.RowReader`; ``position`` is
-    set to the number of the row just read."""
+@dataclass(frozen=True, slots=True)
+class _Export:
+    """The file, how messages name it, its ``ledger:`` block, and the case file's name."""
 
     path: Path
     display: str
     ledger: Ledger | None
     case_file: str
-    position: int
 
 
 #: Rows a record batch holds.
@@ -50,7 +52,7 @@ def _pyarrow(display: str) -> tuple[Any, Any, Any]:
     return pyarrow, pyarrow.parquet, pyarrow.compute
 
 
-def _columns(reader: RowReader, schema: Any) -> list[str]:
+def _columns(reader: _Export, schema: Any) -> list[str]:
     """The top-level columns to read, each key path checked against the file's schema:
     into a struct, its fields are known, so a misspelt one is a bad description (into a
     map or a list, what a row holds decides)."""
@@ -126,7 +128,7 @@ def _paths(schema: Any) -> list[str]:
     return out
 
 
-def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
+def _open(reader: _Export) -> tuple[Any, list[str], Any, Any]:
     pyarrow, parquet, compute = _pyarrow(reader.display)
     try:
         file = parquet.ParquetFile(reader.path)
@@ -137,9 +139,10 @@ def _open(reader: RowReader) -> tuple[Any, list[str], Any, Any]:
     return file, _columns(reader, file.schema_arrow), pyarrow, compute
 
 
-def parquet_rows(reader: RowReader) -> Iterator[JSON]:
+def parquet_rows(source: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     """Each row of the export as a mapping of its mapped top-level columns (nested
-    structs as mappings), with ``reader.position`` set to its row number."""
+    structs as mappings), with ``cursor.position`` set to its row number."""
+    reader = _Export(source.path, source.display, source.ledger, case_file)
     file, columns, pyarrow, _ = _open(reader)
     number = 0
     try:
@@ -153,7 +156,7 @@ def parquet_rows(reader: RowReader) -> Iterator[JSON]:
                 ) from None
             for row in rows:
                 number += 1
-                reader.position = number
+                cursor.position = number
                 yield {key: _json(value) for key, value in row.items()}
     except (OSError, pyarrow.ArrowException) as exc:
         raise RubricInputError(
@@ -183,15 +186,18 @@ def _json(value: object) -> JSON:
     return {"parquet value": type(value).__name__}
 
 
-def parquet_label_blocks(reader: RowReader) -> Iterator[LabelBlock | None]:
+def parquet_label_blocks(source: InputFile) -> Iterator[LabelBlock | None]:
     """The rows as :class:`LabelBlock` blocks, a record batch each, when the file is the
     plain case: columns ``id``, ``a`` and ``b`` (no ``ledger:`` block), text IDs without
     nulls in strictly increasing order, none empty or starting with whitespace, and
     boolean labels without nulls. ``None`` otherwise (the rows are then read one at a
     time). The checks run in Arrow; the IDs are turned into Python text only where the
     answer needs them (the disagreements), or when a later block is out of order."""
+    if source.ledger is not None:
+        yield None
+        return
     try:
-        file, columns, pyarrow, compute = _open(reader)
+        file, columns, pyarrow, compute = _open(_Export(source.path, source.display, None, ""))
     except RubricInputError:
         yield None
         return

@@ -1,97 +1,52 @@
-"""Case files as pytest collectors, cases as pytest items, failures in pytest's own shapes."""
+"""Case files as pytest collectors, and cases as pytest items: a case's run made into one
+value, and its report's payload built from that value once.
+
+The path of a case from its run to its record: :func:`pytest_rubric.running.runner.run_case`
+gives its outcome; in an update run :func:`pytest_rubric.editing.decisions.decide` decides
+what becomes of its answer (a :class:`~pytest_rubric.editing.decisions.CaseRun`, made
+in every run); the item keeps that one frozen value until pytest reports the run, when
+:meth:`RubricItem.payload` builds the record with
+:func:`pytest_rubric.reports.caserecords.case_record`.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from _pytest._code.code import TerminalRepr
 
-# pytest's failure representations; long stable, though not re-exported. Using
-# the real ones means every reader of ``reprcrash`` (json-report, allure, GitHub
-# annotations, pytest-xdist's transport, JUnit) sees what pytest's own failures give.
-from _pytest._code.code import (
-    ReprEntryNative,
-    ReprExceptionInfo,
-    ReprFileLocation,
-    ReprTraceback,
-    TerminalRepr,
-)
-
-from pytest_rubric.casefiles.loader import Case, CaseFile, load_case_file
-from pytest_rubric.core.errors import CaseFileError, RegistrationError, RubricConfigError
+from pytest_rubric.casefiles.cases import Case
+from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.core.errors import CaseFileError, RegistrationError
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.core.jsonvalues import escape_controls
-from pytest_rubric.core.registry import Registry
-from pytest_rubric.editing.decisions import Held, fillable, to_write
-from pytest_rubric.editing.edits import Part
+from pytest_rubric.editing.decisions import CaseRun, decide, fillable
+from pytest_rubric.plugin.collecting import configured_evaluator, pytest_marks
+from pytest_rubric.plugin.failures import (
+    RubricCaseError,
+    RubricMismatch,
+    RubricStrictXPass,
+    failure_of,
+)
 from pytest_rubric.plugin.paths import display_path, root_path
+from pytest_rubric.plugin.payloads import Payload, ended_by, summary_line
+from pytest_rubric.plugin.quiet import REPORT_DOMAIN
 from pytest_rubric.plugin.state import (
     case_cache_of,
     discovery_of,
     review_limit,
     update_reads_of,
 )
-from pytest_rubric.reports.failure import format_failure, headline
-from pytest_rubric.reports.records import UpdateRecord
-from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
-from pytest_rubric.running.runner import evaluator_traceback, run_case
+from pytest_rubric.reports.caserecords import case_record
+from pytest_rubric.running.outcome import MATCHED
+from pytest_rubric.running.runner import run_case
 
 if TYPE_CHECKING:
     from _pytest._code.code import TracebackStyle
-
-#: How a case's report names it; also how our reports are told apart from others.
-REPORT_DOMAIN = "[rubric] "
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Failure:
-    """What a failing case's report shows, worded as it fails: pytest keeps the last
-    failure's exception and frames (``sys.last_value``) to the end of the session, and
-    they should not keep the case's answer (a large ledger's disagreement IDs) alive
-    with them."""
-
-    path: str
-    line: int
-    headline: str
-    text: str
-
-    def repr(self, *, brief: bool) -> ReprExceptionInfo:
-        """As pytest's own failures are shaped: the whole text as the traceback, and
-        ``path:line: <headline>`` as the crash location. ``brief`` (``--tb=line``)
-        leaves only the crash location, as pytest's own do."""
-        entries = [] if brief else [ReprEntryNative([self.text + "\n"])]
-        return ReprExceptionInfo(
-            reprtraceback=ReprTraceback(entries, None, "native"),
-            reprcrash=ReprFileLocation(self.path, self.line, self.headline),
-        )
-
-
-class RubricMismatch(AssertionError):
-    """A case's answer differs from its ``expected``: an assertion failure to every tool."""
-
-    def __init__(self, name: str, failure: Failure) -> None:
-        super().__init__(name)
-        self.failure = failure
-
-
-class RubricCaseError(Exception):
-    """A case could not be evaluated (broken input, an evaluator that failed)."""
-
-    def __init__(self, name: str, failure: Failure) -> None:
-        super().__init__(name)
-        self.failure = failure
-
-
-class RubricStrictXPass(Exception):
-    """A case marked ``xfail:`` (strict, the default) matched its expected answer."""
-
-    def __init__(self, name: str, failure: Failure) -> None:
-        super().__init__(name)
-        self.failure = failure
 
 
 class RubricFile(pytest.File):
@@ -106,12 +61,12 @@ class RubricFile(pytest.File):
         else:
             case_file = case_cache.load(self.path, display, self.config.rootpath)
         registry = discovery_of(self.config).registry_for(self.path)
-        evaluator = _evaluator(registry, case_file, display)
+        evaluator = configured_evaluator(registry, case_file, display)
         source = registry.source(case_file.evaluator)
         file = root_path(self.config, self.path)  # one string, shared by the file's cases
         junit = bool(getattr(self.config.option, "xmlpath", None))
         for case in case_file.cases:
-            decorators, problems = _pytest_marks(case, display)
+            decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))
             item = RubricItem.from_parent(
@@ -124,8 +79,8 @@ class RubricFile(pytest.File):
                 digest=case_file.digest,
                 file=file,
                 junit=junit,
+                configured=case_file.rubric is not None,
             )
-            item.configured = case_file.rubric is not None
             for decorator in decorators:
                 item.add_marker(decorator)
             yield item
@@ -151,6 +106,7 @@ class RubricItem(pytest.Item):
         digest: str = "",
         file: str | None = None,
         junit: bool = True,
+        configured: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -159,22 +115,14 @@ class RubricItem(pytest.Item):
         self.file = root_path(self.config, self.path) if file is None else file
         #: SHA-256 of the case file's bytes as collected (``--rubric-update`` checks it).
         self.digest = digest
-        #: The ``expected`` this case asks ``--rubric-update`` to write, if any.
-        self.update: UpdateRecord | None = None
-        #: Its edited lines, read back, when they could be edited alone.
-        self.part: Part | None = None
-        #: Set when its answer was to be written but cannot be (a case error says why).
-        self.unwritten = False
-        #: Its answer, a refusal, held back from being written (``--rubric-update``).
-        self.held: Held | None = None
         self.evaluator = evaluator
         self.source = source
         self.display = display
-        self.result: CaseOutcome | None = None
-        #: Set when a strict ``xfail:`` case matched, failing it.
-        self.strict_xpass = False
         #: Whether its case file has a ``rubric:`` block that configured its evaluator.
-        self.configured = False
+        self.configured = configured
+        #: What became of its run, from when it ran until pytest reports it (each run of
+        #: it, under pytest-rerunfailures too, makes a new one).
+        self.run: CaseRun | None = None
         # ``-k agreement`` selects the agreement cases, whatever their path says.
         self.extra_keyword_matches.add(evaluator.name)
         if junit:
@@ -188,35 +136,34 @@ class RubricItem(pytest.Item):
             )
 
     def runtest(self) -> None:
-        failure = self._run()
+        self.run = self._run()
+        # Raised here, not where the outcome is a local: the frame pytest keeps with the
+        # failure (``sys.last_value``, to the session's end) holds no outcome.
+        failure = failure_of(self.run.result, strict_xfail=self._strict_xfail())
         if failure is not None:
             raise failure
 
-    def _run(self) -> Exception | None:
-        """Runs the case, keeps its outcome on the item for its report, and gives the
-        exception its failure is, if it fails: raised by the caller, so that the frame
-        pytest keeps with it holds no outcome (see :class:`Failure`)."""
+    def _run(self) -> CaseRun:
+        """Runs the case: its outcome, and in an update run what becomes of its answer."""
         case, mode = self.case, self.config.option.rubric_update
         if self.get_closest_marker("xfail") is not None:  # ours or another plugin's
             mode = None  # an expected failure's answer is never written
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
             case = dataclasses.replace(case, problems=()).with_expected({})
-        limit = review_limit(self.config)
-        result = run_case(
+        outcome = run_case(
             case,
             self.evaluator,
             path=self.display,
             source=self.source,
-            review_limit=limit,
+            review_limit=review_limit(self.config),
             review_at=root_path(self.config, case.input_file.path)
             if case.input_file
             else self.file,
         )
-        evaluated = result.evaluated
-        result, self.update, self.part, self.held = to_write(
+        run = decide(
             case,
-            result,
+            outcome,
             mode,
             filled=filled,
             path=self.path,
@@ -225,29 +172,70 @@ class RubricItem(pytest.Item):
             files=None if mode is None else update_reads_of(self.config),
             refusals=mode is not None and bool(self.config.option.rubric_update_refusals),
         )
-        if self.held is not None and filled:
-            result = dataclasses.replace(result, case=self.case)  # it still has no expected
-        # Its answer was to be written, but cannot be: the case fails, saying why.
-        self.unwritten = evaluated and result.outcome == CASE_ERROR and self.held is None
-        self.result = result
-        name = result.case.name
-        if result.outcome == MISMATCHED:
-            return RubricMismatch(name, _failure_of(result))
-        if result.outcome != MATCHED:
-            return RubricCaseError(name, _failure_of(result))
+        if run.held is not None and filled:  # it still has no expected
+            run = dataclasses.replace(run, result=dataclasses.replace(run.result, case=self.case))
+        return run
+
+    def _strict_xfail(self) -> str | None:
+        """The reason of its strict ``xfail:`` mark, under which a match fails, if any."""
         xfail = self.case.marks.xfail
-        if xfail is not None and xfail.strict and not self.config.option.runxfail:
-            self.strict_xpass = True
-            words = (
-                f"{escape_controls(repr(name))} matched its expected answer, but it is "
-                f"marked xfail ({escape_controls(xfail.reason)}); remove the 'xfail:', or write "
-                "'xfail: {reason: ..., strict: false}' to let it pass as XPASS"
-            )
-            at = f"{result.path}:{result.case.line}"
-            return RubricStrictXPass(
-                name, Failure(result.path, result.case.line, words, f"{at}: {words}")
-            )
-        return None
+        if xfail is None or not xfail.strict or self.config.option.runxfail:
+            return None
+        return xfail.reason
+
+    def payload(self, report: pytest.TestReport, *, full: bool) -> Payload | None:
+        """The payload a phase report of this case carries, or ``None`` when this phase
+        decides nothing (a passing setup, a passing teardown). The call's report takes
+        the run's value: from then on it lives in the payload, not on the item (which
+        pytest keeps to the session's end)."""
+        if report.when != "call" and report.passed:
+            return None
+        run = None
+        if report.when == "call":
+            run, self.run = self.run, None
+        outcome = None if run is None else run.result
+        matched = outcome is not None and outcome.outcome == MATCHED
+        case = self.case
+        input_file = case.input_file
+        write = None if run is None else run.write
+        record = case_record(
+            outcome,
+            case=case,
+            nodeid=self.nodeid,
+            file=self.file,
+            input_file="" if input_file is None else root_path(self.config, input_file.path),
+            evaluator=self.evaluator.name,
+            full=full,
+            ended=ended_by(
+                report,
+                case.marks,
+                ran=outcome is not None,
+                matched=matched,
+                strict_xpass=matched and self._strict_xfail() is not None,
+            ),
+            update=None
+            if write is None or run is None
+            else {"before": run.before, "after": write["after"]},
+        )
+        payload: Payload = {
+            "record": record,
+            "summary": summary_line(self.evaluator, case, outcome.actual)
+            if outcome is not None and outcome.evaluated
+            else None,
+        }
+        if run is not None:
+            if run.unwritten:
+                payload["unwritten"] = True
+            if run.held is not None:
+                payload["held"] = {
+                    "case": case.name,
+                    "at": f"{self.display}:{case.line}",
+                    "words": run.held.words(),
+                }
+            if write is not None and record["outcome"] == MATCHED:
+                # Written by the run that gathers the payloads, at its end (never by a worker).
+                payload["write"] = write
+        return payload
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
@@ -260,102 +248,3 @@ class RubricItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"{REPORT_DOMAIN}{self.case.name}"
-
-
-def _failure_of(outcome: CaseOutcome) -> Failure:
-    """The words of a mismatch or a case error."""
-    return Failure(outcome.path, outcome.case.line, headline(outcome), format_failure(outcome))
-
-
-def _pytest_marks(
-    case: Case, display: str
-) -> tuple[list[pytest.MarkDecorator], list[CaseFileError]]:
-    """pytest's marks for a case's ``skip``, ``xfail`` and ``marks``, and the problems
-    with them. Marker names follow pytest's own rules, checked by pytest itself: an
-    unregistered name is pytest's warning, placed at the case file's line, and an
-    error under ``--strict-markers``."""
-    marks = case.marks
-    decorators: list[pytest.MarkDecorator] = []
-    problems: list[CaseFileError] = []
-    for name, (line, col) in marks.names:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                decorators.append(getattr(pytest.mark, name))
-            except pytest.fail.Exception as exc:  # --strict-markers
-                problems.append(
-                    CaseFileError(
-                        display,
-                        line,
-                        col,
-                        f"{exc.msg}; register the marker under 'markers' in pytest's "
-                        "configuration, or remove it",
-                    )
-                )
-        for warning in caught:
-            warnings.warn_explicit(
-                f"{display}:{line}:{col}: {warning.message}",
-                warning.category,
-                filename=display,
-                lineno=line,
-            )
-    if marks.skip is not None:
-        decorators.append(pytest.mark.skip(reason=escape_controls(marks.skip)))
-    if marks.xfail is not None:
-        # Only a mismatch is the expected failure; a case error still fails. A match
-        # of a strict xfail fails in runtest, with a message that says what to do.
-        decorators.append(
-            pytest.mark.xfail(
-                reason=escape_controls(marks.xfail.reason), strict=False, raises=RubricMismatch
-            )
-        )
-    return decorators, problems
-
-
-def _evaluator(registry: Registry, case_file: CaseFile, display: str) -> Evaluator:
-    """The evaluator the case file names, configured by its ``rubric:`` block if any."""
-    evaluator = registry.get(case_file.evaluator)
-    if evaluator is None:
-        line, col = case_file.evaluator_at
-        nearest = registry.suggest(case_file.evaluator)
-        hint = f"did you mean '{nearest}'? " if nearest else ""
-        raise CaseFileError(
-            display,
-            line,
-            col,
-            f"unknown evaluator {case_file.evaluator!r}; {hint}"
-            f"registered: {', '.join(registry.names())}",
-        )
-    if case_file.rubric is None:
-        return evaluator
-    if evaluator.configure is None:
-        line, col = case_file.locate(())
-        raise CaseFileError(
-            display, line, col, f"evaluator {evaluator.name!r} takes no 'rubric:' block; remove it"
-        )
-    try:
-        configured = evaluator.configure(case_file.rubric)
-    except RubricConfigError as exc:
-        line, col = case_file.locate(exc.where)
-        raise CaseFileError(display, line, col, f"rubric: {exc}") from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # a plugin's bug: this file fails, the run goes on
-        line, col = case_file.locate(())
-        raise CaseFileError(
-            display,
-            line,
-            col,
-            f"evaluator {evaluator.name!r} ({registry.source(evaluator.name)}) raised in "
-            f"configure:\n{evaluator_traceback(exc)}",
-        ) from None
-    if not isinstance(configured, Evaluator):
-        line, col = case_file.locate(())
-        raise CaseFileError(
-            display,
-            line,
-            col,
-            f"evaluator {evaluator.name!r}'s configure returned a {type(configured).__name__}; "
-            "it must return a pytest_rubric.Evaluator",
-        )
-    return configured

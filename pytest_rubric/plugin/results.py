@@ -3,8 +3,9 @@ record per case (a pytest-xdist controller receives its workers' reports here
 too), then summarised in the terminal and written to ``--rubric-report``.
 
 Until a case file is collected (a pytest-xdist controller: until a worker says it
-collected one) no hook here runs for each test: :class:`CaseReports`, which reads each
-test's reports, is registered then. The run's other hooks run once a session.
+collected one) no hook runs for each test:
+:class:`~pytest_rubric.plugin.casereports.CaseReports`, which reads each test's reports,
+is registered then. The run's other hooks run once a session.
 
 Nothing here may raise into pytest: under pytest-xdist a worker's internal error
 ends as exit 0, so a hook that raised could turn a failing case into a pass.
@@ -13,8 +14,6 @@ Every hook body is guarded, and a case whose record cannot be made fails.
 
 from __future__ import annotations
 
-import contextlib
-import sys
 from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES
-from pytest_rubric.plugin.state import wants_full_records
+from pytest_rubric.plugin.state import rubric_item_type, wants_full_records
 
 if TYPE_CHECKING:
-    from pytest_rubric.plugin.items import RubricItem
-    from pytest_rubric.reports.records import Payload, ShardRecord, SuiteRecord
+    from pytest_rubric.plugin.payloads import Payload
+    from pytest_rubric.reports.records import SuiteRecord
 
 #: How a run ends that stopped before its cases (a usage error, or, under pytest-xdist, the
 #: workers' collection errors it turns into).
@@ -52,7 +51,6 @@ class RubricRun:
         self.is_worker = hasattr(config, "workerinput")
         #: Whether records are full (a report or page reads them).
         self.full = wants_full_records(config)
-        self._hidden: list[Any] | None = None
         # Rubric node IDs before any deselection, then the suite once collection ends.
         self._collected: list[str] | None = None
         self.suite: SuiteRecord | None = None
@@ -77,7 +75,7 @@ class RubricRun:
         if not self._collected and self.report_path is None and not self.config.option.rubric_html:
             return  # no case was collected, and no report or page says so
         try:
-            from pytest_rubric.reports.records import suite_record
+            from pytest_rubric.reports.suites import suite_record
 
             selected = len(_rubric_items(session.items))
             self.suite = suite_record(self._collected, selected)
@@ -116,45 +114,9 @@ class RubricRun:
         """Read each test's reports from now on (once a case file is collected)."""
         manager = self.config.pluginmanager
         if manager.get_plugin(_CASE_REPORTS) is None:
+            from pytest_rubric.plugin.casereports import CaseReports
+
             manager.register(CaseReports(self), _CASE_REPORTS)
-
-    def _gather(self, report: pytest.TestReport) -> None:
-        if report.when == "setup":
-            # Each attempt starts anew (pytest-rerunfailures): the last one counts.
-            self.cases.pop(report.nodeid, None)
-        payload: Payload | None = getattr(report, "rubric", None)
-        if payload is not None and not self.is_worker:
-            # Gathered here: pytest keeps every report to the session's end, and a record's
-            # values need not live on with them (a worker's report still has to travel).
-            del report.rubric
-        if payload is None:
-            path, sep, _ = report.nodeid.partition("::")
-            if not (report.failed and sep and path.endswith(SUFFIXES)):
-                return  # not a case whose run was lost (pytest-xdist)
-            if report.nodeid in self.cases:
-                return
-            from pytest_rubric.plugin.payloads import lost
-
-            payload = lost(report)
-        if payload is None:
-            return
-        record = payload["record"]
-        known = self.cases.get(report.nodeid)
-        if report.when == "teardown" and known is not None:
-            # The case ran; its teardown failing makes it a case error too.
-            from pytest_rubric.reports.records import stopped
-
-            merged = stopped(known["record"], "case-error", record.get("problems", [""])[-1])
-            self.cases[report.nodeid] = {"record": merged, "summary": known["summary"]}
-            return
-        record["duration"] = round(report.duration, 6)
-        if self.full:  # kept as the report will write it
-            from pytest_rubric.reports.records import sealed
-
-            payload["record"] = sealed(record)
-        if not self.cases:
-            self._work_around_quiet_phases()
-        self.cases[report.nodeid] = payload
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         html_path: str | None = self.config.option.rubric_html
@@ -167,6 +129,7 @@ class RubricRun:
             return  # stopped before any case ran (a usage error): likewise
         try:
             from pytest_rubric.core.version import version
+            from pytest_rubric.plugin.shards import shard_of
             from pytest_rubric.reports.jsonreport import document
 
             data = document(
@@ -227,7 +190,8 @@ class RubricRun:
 
         brief = terminalreporter.verbosity <= -2
         if self.cases:
-            lines = summary_lines(list(self.cases.values()), self.report_path, brief=brief)
+            cases = [(payload["record"], payload["summary"]) for payload in self.cases.values()]
+            lines = summary_lines(cases, self.report_path, brief=brief)
             if self.write_error is not None and not brief:
                 lines.pop()  # not "full report: PATH": the error below says what happened
             if not brief:
@@ -241,110 +205,8 @@ class RubricRun:
         if self.write_error is not None:
             terminalreporter.write_line(f"ERROR: {escape_controls(self.write_error)}", red=True)
 
-    # pytest prints each failure's teardown sections by rescanning every passed
-    # setup/teardown report (pytest-dev/pytest#13360): O(failures x items), which
-    # grows with the square of a suite's size when many cases mismatch. Our items'
-    # quiet phase reports have no sections, so they can never print anything
-    # there: hide them while pytest writes its failure sections (the outermost
-    # wrapper), and put them back before anything else, such as --durations,
-    # reads the stats (the innermost wrapper, which runs right after those sections).
-
-    def _work_around_quiet_phases(self) -> None:
-        manager = self.config.pluginmanager
-        if manager.get_plugin("rubric-hide-quiet-phases") is None:
-            manager.register(_HideQuietPhases(self), "rubric-hide-quiet-phases")
-            manager.register(_RestoreQuietPhases(self), "rubric-restore-quiet-phases")
-
-    def _hide_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
-        quiet = terminalreporter.stats.get("")
-        if quiet and self.cases:
-            from pytest_rubric.plugin.items import REPORT_DOMAIN
-
-            self._hidden = quiet
-            terminalreporter.stats[""] = [
-                r for r in quiet if not _is_silent_rubric_phase(r, REPORT_DOMAIN)
-            ]
-
-    def _restore_quiet(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if self._hidden is not None:
-            terminalreporter.stats[""] = self._hidden
-            self._hidden = None
-
-
-class CaseReports:
-    """The hooks that run for each test: a payload put on a case's reports where it runs,
-    and gathered where the run is (serial run or xdist controller). Registered once a
-    case file is collected: a run of plain tests never calls them."""
-
-    def __init__(self, run: RubricRun) -> None:
-        self.run = run
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        report = yield
-        kind = _rubric_item_type()
-        if kind is not None and isinstance(item, kind):
-            from pytest_rubric.plugin.payloads import payload_of, unrecorded
-
-            try:
-                payload = payload_of(item, report, full=wants_full_records(self.run.config))
-            except KeyboardInterrupt:
-                raise
-            except BaseException as exc:  # never lose the case: fail it, saying why
-                payload = unrecorded(item, report, exc)
-            if report.when == "call":
-                # Its report is made: the answer lives on in the payload, not on the item
-                # (kept by pytest until the session ends). A rerun sets them again.
-                item.result = item.update = None
-            if payload is not None:
-                # A plain JSON attribute travels with the report to an xdist controller.
-                report.rubric = payload  # type: ignore[attr-defined]
-        return report
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        try:
-            self.run._gather(report)
-        except Exception as exc:
-            self.run.hook_errors.append(f"{type(exc).__name__}: {exc}")
-
 
 _CASE_REPORTS = "rubric-case-reports"
-
-
-class _HideQuietPhases:
-    """The outer half of the workaround above: a wrapper that runs first."""
-
-    def __init__(self, run: RubricRun) -> None:
-        self.run = run
-
-    @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_terminal_summary(
-        self, terminalreporter: pytest.TerminalReporter
-    ) -> Generator[None, None, None]:
-        with contextlib.suppress(Exception):
-            self.run._hide_quiet(terminalreporter)
-        try:
-            return (yield)
-        finally:
-            self.run._restore_quiet(terminalreporter)
-
-
-class _RestoreQuietPhases:
-    """The inner half: a wrapper that runs last, after pytest's failure sections."""
-
-    def __init__(self, run: RubricRun) -> None:
-        self.run = run
-
-    @pytest.hookimpl(wrapper=True, trylast=True)
-    def pytest_terminal_summary(
-        self, terminalreporter: pytest.TerminalReporter
-    ) -> Generator[None, None, None]:
-        self.run._restore_quiet(terminalreporter)
-        return (yield)
-
-
 _run_key = pytest.StashKey[RubricRun]()
 
 
@@ -365,22 +227,6 @@ def watch_cases(config: pytest.Config) -> None:
         run.watch_cases()
 
 
-def shard_of(getoption: Callable[[str, Any], Any]) -> ShardRecord | None:
-    """Which shard this run is, when pytest-split (``--splits N --group I``) or
-    pytest-shard (``--num-shards N --shard-id I``, 0-based, so group I+1) says so."""
-    splits, group = getoption("splits", None), getoption("group", None)
-    if _positive(splits) and _positive(group):
-        return {"plugin": "pytest-split", "group": group, "splits": splits}
-    shards, shard_id = getoption("num_shards", None), getoption("shard_id", None)
-    if _positive(shards) and shards > 1 and isinstance(shard_id, int) and 0 <= shard_id < shards:
-        return {"plugin": "pytest-shard", "group": shard_id + 1, "splits": shards}
-    return None
-
-
-def _positive(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
 def _runs_nothing(options: Any) -> bool:
     """Whether the run was asked for something other than running its cases: collecting
     only, listing fixtures or evaluators, planning setups, writing the schema."""
@@ -396,23 +242,7 @@ def _runs_nothing(options: Any) -> bool:
     )
 
 
-def _rubric_item_type() -> type[RubricItem] | None:
-    """The class of rubric cases, if any can exist: not before the first case file is
-    collected, which imports :mod:`pytest_rubric.plugin.items` (until then, nothing is asked)."""
-    module = sys.modules.get("pytest_rubric.plugin.items")
-    return None if module is None else module.RubricItem
-
-
-def _rubric_items(items: Iterable[pytest.Item]) -> list[RubricItem]:
+def _rubric_items(items: Iterable[pytest.Item]) -> list[pytest.Item]:
     """The rubric cases among ``items``."""
-    kind = _rubric_item_type()
+    kind = rubric_item_type()
     return [] if kind is None else [item for item in items if isinstance(item, kind)]
-
-
-def _is_silent_rubric_phase(report: Any, domain: str) -> bool:
-    location = getattr(report, "location", None)
-    return (
-        not getattr(report, "sections", True)
-        and location is not None
-        and location[2].startswith(domain)
-    )

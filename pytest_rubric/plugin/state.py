@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from importlib import metadata
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ from pytest_rubric.hookspecs import ENTRY_POINT_GROUP, implements_a_hook
 
 if TYPE_CHECKING:
     from pytest_rubric.casefiles.cache import CaseCache
-    from pytest_rubric.editing.decisions import CaseFileReads
+    from pytest_rubric.editing.writable import CaseFileReads
     from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
 
 
@@ -104,7 +105,7 @@ _update_reads_key = pytest.StashKey["CaseFileReads"]()
 def update_reads_of(config: pytest.Config) -> CaseFileReads:
     """The case files this process has read to check ``--rubric-update``'s writes."""
     if _update_reads_key not in config.stash:
-        from pytest_rubric.editing.decisions import CaseFileReads
+        from pytest_rubric.editing.writable import CaseFileReads
 
         config.stash[_update_reads_key] = CaseFileReads()
     return config.stash[_update_reads_key]
@@ -123,3 +124,11 @@ def review_limit(config: pytest.Config) -> int | None:
         return None
     limit: int = config.option.rubric_review_rows
     return limit
+
+
+def rubric_item_type() -> type[pytest.Item] | None:
+    """The class of rubric cases, if any can exist: not before the first case file is
+    collected, which imports :mod:`pytest_rubric.plugin.items` (until then, nothing is asked)."""
+    module = sys.modules.get("pytest_rubric.plugin.items")
+    kind: type[pytest.Item] | None = None if module is None else module.RubricItem
+    return kind

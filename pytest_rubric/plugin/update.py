@@ -1,6 +1,8 @@
 """``--rubric-update`` in a pytest run: refused in CI before anything runs, and the
 gathered answers written at the end (by a serial run or the pytest-xdist controller;
-workers never write). The decisions are :mod:`pytest_rubric.editing.decisions`'.
+workers never write). Each case decides where it runs
+(:mod:`pytest_rubric.editing.decisions`) and ships its answer; each file is written once
+here (:mod:`pytest_rubric.editing.filewrites`).
 
 The hooks here never raise: a file that still cannot be written at the end (it
 changed on disk meanwhile) is reported, its cases become case errors in the rubric
@@ -16,9 +18,12 @@ from pathlib import Path
 import pytest
 
 from pytest_rubric.core.jsonvalues import escape_controls
-from pytest_rubric.editing.decisions import FileResult, ci_variable, write_file
+from pytest_rubric.editing.decisions import HeldRecord, ci_variable
+from pytest_rubric.editing.filewrites import FileResult, write_file
+from pytest_rubric.editing.writes import CaseWrite
 from pytest_rubric.plugin.paths import display_path
-from pytest_rubric.reports.records import HeldRecord, Payload, stopped, without
+from pytest_rubric.plugin.payloads import Payload
+from pytest_rubric.reports.caserecords import stopped
 from pytest_rubric.reports.summary import plural
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
 
@@ -68,29 +73,26 @@ class UpdateRun:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _finish(self) -> None:
-        by_path: dict[str, list[Payload]] = {}
+        by_path: dict[str, list[tuple[Payload, CaseWrite]]] = {}
         for payload in self.cases.values():
             self.unwritten += bool(payload.get("unwritten"))
             if "held" in payload:
                 self.held.append(payload["held"])
-            write = payload.get("write")
+            write = payload.pop("write", None)
             if write is not None and payload["record"]["outcome"] == MATCHED:
                 # One file reached through a symlink and directly is one file to write.
-                by_path.setdefault(os.path.realpath(write["path"]), []).append(payload)
-            else:
-                payload.pop("write", None)
-                payload["record"] = without(payload["record"], "update")
-        for path, payloads in sorted(by_path.items()):
+                by_path.setdefault(os.path.realpath(write["path"]), []).append((payload, write))
+        for path, shipped in sorted(by_path.items()):
             display = escape_controls(display_path(self.config, path))
-            result = write_file(Path(path), display, payloads, root=self.config.rootpath)
+            writes = [write for _payload, write in shipped]
+            result = write_file(Path(path), display, writes, root=self.config.rootpath)
             self.files.append(result)
             if result.refused is not None:
-                result.cases = len(payloads)
-                for payload in payloads:
-                    payload.pop("write", None)
-                    record = without(payload["record"], "update")
+                result.cases = len(shipped)
+                for payload, _write in shipped:
+                    # Its answer was not written after all: a case error, without its update.
                     payload["record"] = stopped(
-                        record,
+                        payload["record"],
                         CASE_ERROR,
                         f"its expected answer was not written: {result.refused}",
                     )

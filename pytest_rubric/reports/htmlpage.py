@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from pytest_rubric.core.compare import MISSING, differences
-from pytest_rubric.reports.records import CaseRecord, unsealed
+from pytest_rubric.reports.sealing import SealedRecord, unsealed
 
 #: Rows shown per page of a ledger's table: a ledger of any length opens at once.
 PAGE_ROWS = 200
@@ -51,7 +51,7 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(record, Mapping):
             continue
         if "sealed" in record:  # a run's own record, not yet written
-            record = unsealed(cast(CaseRecord, record))
+            record = unsealed(cast(SealedRecord, record))
         head = {
             "case": record.get("case", ""),
             "file": record.get("file", ""),

@@ -15,14 +15,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pytest_rubric.core.files import write_with
-from pytest_rubric.reports.records import (
-    CaseRecord,
-    ShardRecord,
-    SuiteRecord,
-    counts,
-    encode_record,
-    in_file_order,
-)
+from pytest_rubric.reports.counts import counts, in_file_order
+from pytest_rubric.reports.records import ShardRecord, SuiteRecord
+from pytest_rubric.reports.sealing import KeptRecord, encode_record, record_text
 from pytest_rubric.running.outcome import OUTCOMES
 
 FORMAT = "pytest-rubric-report"
@@ -47,7 +42,7 @@ def schema() -> dict[str, Any]:
 
 
 def document(
-    records: Iterable[CaseRecord],
+    records: Iterable[KeptRecord],
     exit_status: int,
     version: str,
     *,
@@ -97,11 +92,6 @@ def _dump(data: dict[str, Any], stream: TextIO) -> None:
 _RECORDS_A_WRITE = 500
 
 
-def _record_text(record: CaseRecord) -> str:
-    text = record.get("sealed")
-    return encode_record(record) if text is None else text
-
-
 def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
     """The document as one JSON object whose ``cases`` list holds a record a line: the
     other keys first, as the encoder writes them, then each record encoded alone."""
@@ -116,5 +106,5 @@ def _dump_report(data: dict[str, Any], stream: TextIO) -> None:
         if start:
             stream.write(",\n")
         part = cases[start : start + _RECORDS_A_WRITE]
-        stream.write(",\n".join([_record_text(record) for record in part]))
+        stream.write(",\n".join([record_text(record) for record in part]))
     stream.write("\n]}\n")

@@ -19,7 +19,8 @@ from typing import Any, cast
 
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.reports.jsonreport import FORMAT, VERSION, document
-from pytest_rubric.reports.records import CaseRecord, SuiteRecord, suite_digest
+from pytest_rubric.reports.records import CaseRecord, SuiteRecord
+from pytest_rubric.reports.suites import suite_digest
 from pytest_rubric.running.outcome import OUTCOMES
 
 #: How many node IDs a refusal names before "and N more".

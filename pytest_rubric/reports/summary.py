@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeAlias, TypedDict
 
 from pytest_rubric.core.jsonvalues import escape_controls
-from pytest_rubric.reports.records import CaseRecord, Payload, counts, in_file_order, unsealed
+from pytest_rubric.reports.counts import counts, in_file_order
+from pytest_rubric.reports.sealing import KeptRecord, unsealed
+
+
+class SummaryLine(TypedDict):
+    """An evaluator's line about one answer, for the rubric summary."""
+
+    title: str
+    line: str
+
+
+#: A case as the summary reads it: its record, and its evaluator's line about its answer.
+Summarised: TypeAlias = tuple[KeptRecord, "SummaryLine | None"]
 
 #: How many answer lines per title the summary shows.
 MAX_LINES = 10
@@ -46,17 +59,18 @@ def count_line(name: str, row: dict[str, int]) -> str:
 
 
 def summary_lines(
-    payloads: Sequence[Payload], report_path: str | None, *, brief: bool = False
+    cases: Sequence[Summarised], report_path: str | None, *, brief: bool = False
 ) -> list[str]:
-    """The rubric summary; ``brief`` (``-qq``) gives one line for the whole run."""
-    records = [payload["record"] for payload in payloads]
+    """The rubric summary of ``cases`` (each record with its summary line, if any);
+    ``brief`` (``-qq``) gives one line for the whole run."""
+    records = [record for record, _line in cases]
     table = counts(records)
     if brief:
         total = {key: sum(row[key] for row in table.values()) for key in next(iter(table.values()))}
         return [count_line("rubric", total)]
     lines = [count_line(name, row) for name, row in table.items()]
     lines.extend(_parked_lines(records))
-    lines.extend(_answer_lines(payloads))
+    lines.extend(_answer_lines(cases))
     if report_path is not None:
         lines.append(f"full report: {escape_controls(report_path)}")
     else:
@@ -64,7 +78,7 @@ def summary_lines(
     return lines
 
 
-def _parked_lines(records: Sequence[CaseRecord]) -> list[str]:
+def _parked_lines(records: Sequence[KeptRecord]) -> list[str]:
     """The skipped and xfailed cases, each with why (a run's summary says it; pytest's
     own says it only with ``-rs``/``-rx``)."""
     parked = in_file_order(
@@ -85,14 +99,12 @@ def _parked_lines(records: Sequence[CaseRecord]) -> list[str]:
     return lines
 
 
-def _answer_lines(payloads: Sequence[Payload]) -> list[str]:
+def _answer_lines(cases: Sequence[Summarised]) -> list[str]:
     """Each evaluator's lines about its answers, grouped by title, in file order."""
-    by_title: dict[str, list[tuple[CaseRecord, str]]] = {}
-    order = {id(record): n for n, record in enumerate(in_file_order(p["record"] for p in payloads))}
-    for payload in sorted(payloads, key=lambda p: order[id(p["record"])]):
-        summary = payload["summary"]
+    by_title: dict[str, list[tuple[KeptRecord, str]]] = {}
+    for record, summary in sorted(cases, key=lambda case: _file_order(case[0])):
         if summary is not None:
-            by_title.setdefault(summary["title"], []).append((payload["record"], summary["line"]))
+            by_title.setdefault(summary["title"], []).append((record, summary["line"]))
     lines = []
     for title, entries in sorted(by_title.items()):
         lines.append(f"{title} ({len(entries)}):")
@@ -103,3 +115,8 @@ def _answer_lines(payloads: Sequence[Payload]) -> list[str]:
         if len(entries) > MAX_LINES:
             lines.append(f"  and {len(entries) - MAX_LINES} more")
     return lines
+
+
+def _file_order(record: KeptRecord) -> tuple[str, int, str]:
+    """As :func:`~pytest_rubric.reports.counts.in_file_order` sorts records."""
+    return record["file"], record["index"], record["nodeid"]

@@ -9,7 +9,7 @@ from pytest_rubric.core.compare import differences
 from pytest_rubric.core.jsonvalues import JSON
 
 if TYPE_CHECKING:
-    from pytest_rubric.casefiles.loader import Case
+    from pytest_rubric.casefiles.cases import Case
     from pytest_rubric.core.evaluator import Evidence
 
 #: Every way a case can end. The first three are decided by running the case;

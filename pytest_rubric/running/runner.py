@@ -12,15 +12,14 @@ frames only. This module does not import pytest.
 from __future__ import annotations
 
 import os
-import re
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from pytest_rubric.casefiles.loader import Case
+from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.evaluator import Evaluator, Evidence
+from pytest_rubric.core.evaluator import Evaluator, Evidence, RowLabel
 from pytest_rubric.core.jsonvalues import (
     JSON,
     NotClean,
@@ -34,9 +33,10 @@ from pytest_rubric.core.jsonvalues import (
 )
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs.ledgermaps import ReadNotes
-from pytest_rubric.inputs.ledgers import RowReader, read_json, read_json_with_row_lines
 from pytest_rubric.inputs.ledgerspec import LedgerError
+from pytest_rubric.inputs.notes import ReadNotes
+from pytest_rubric.inputs.reading import WholeInput, open_input
+from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
@@ -69,16 +69,19 @@ def run_case(
     was registered. With a ``review_limit`` (0 too), an evaluator with ``review`` has
     the first that many rows to review of a valid input kept, and the rest counted;
     ``review_at`` names the file holding the rows (relative to rootdir), for their
-    ``file:line``. The case's input as written is never handed out (each read of it is a
-    fresh copy, unless the evaluator declares ``reads_input_only``), so a record takes it
-    from the case after the run; the answer and the evidence's facts are copies made as
+    ``file:line``. The case's input as written is never handed out (the answer and the
+    review each read a fresh copy), so a record takes it from the case after the run; the answer and the evidence's facts are copies made as
     they are checked, which nothing the evaluator does later can change.
     """
     name = evaluator.name
     if case.problems:
         problems = tuple(str(problem) for problem in case.problems)
         return CaseOutcome(case, path, name, CASE_ERROR, problems=problems)
-    reviewed = review_limit is not None and evaluator.review is not None
+    reviewed = (
+        review_limit is not None
+        and evaluator.ledger is not None
+        and evaluator.ledger.review is not None
+    )
     ask = _Asking(case, evaluator, source, path)
     try:
         answer, evidence = ask.answer()
@@ -88,7 +91,8 @@ def run_case(
         matched = as_written or _matches(case, answer)
         if evidence is None:
             evidence = ask.explanation()
-        evidence = _with_notes(evidence, ask.notes)
+        if ask.notes is not None:  # what reading an export found, in its own words
+            evidence = ask.notes.applied_to(evidence)
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
             review = _review(ask, review_limit or 0, review_at)  # reviewed: a limit
@@ -165,116 +169,82 @@ def _matches(case: Case, answer: JSON) -> bool:
 
 class _Asking:
     """One case's questions to its evaluator: its answer, its evidence, its rows to
-    review. Each reads the case's input afresh (a fresh copy of an inline input, the
-    input file read again), or one copy for them all when the evaluator declares
-    ``reads_input_only``."""
+    review. The answer and the review each read the case's input afresh: a fresh copy of
+    an inline input, the input file opened again
+    (:func:`~pytest_rubric.inputs.reading.open_input`); ``explain`` reads what
+    ``evaluate`` was handed."""
 
     def __init__(self, case: Case, evaluator: Evaluator, source: str, path: str = "") -> None:
         self.case = case
         self.path = path
-        #: What reading the case's export found (see ``ledgermaps.ReadNotes``).
+        #: What reading the case's export found (:class:`~pytest_rubric.inputs.notes.ReadNotes`).
         self.notes: ReadNotes | None = None
         self.evaluator = evaluator
         self.call = _Caller(evaluator, source)
-        self._shared: Mapping[str, JSON] | None = None
         #: The input ``evaluate`` was handed, which ``explain`` reads too; ``None`` until
         #: then, and after an answer given another way (with its evidence, if any).
         self._evaluated: Mapping[str, JSON] | None = None
 
-    def _inline(self) -> Mapping[str, JSON]:
-        if self.evaluator.reads_input_only is not True:
-            return self.case.input  # a fresh copy: an evaluator may change it
-        if self._shared is None:
-            self._shared = self.case.input
-        return self._shared
-
-    def _data(self) -> Mapping[str, JSON]:
-        """The input as a mapping: inline, a ``.json`` file, or a ledger file's rows."""
-        case = self.case
-        if case.input_file is None:
-            return self._inline()
-        if case.input_file.format in _WHOLE_INPUTS:
-            return read_json(
-                case.input_file.path,
-                case.input_file.display,
-                gzipped=case.input_file.format.endswith(".gz"),
-            )
-        reader = self._reader()
-        self.notes = reader.notes
-        return {"rows": list(reader)}
-
-    def _reader(self) -> RowReader:
-        case = self.case
-        assert case.input_file is not None
-        return RowReader(
-            case.input_file.path,
-            case.input_file.display,
-            fmt=case.input_file.format,
-            ledger=case.input_file.ledger,
-            case_file=self.path,
-        )
+    def _opened(self) -> WholeInput | FileRows | None:
+        source = self.case.input_file
+        return None if source is None else open_input(source, self.path)
 
     def answer(self) -> tuple[JSON, Evidence | None]:
         """The evaluator's answer (plain JSON), and its evidence where the way it answers
-        gives it at once (``judge``, ``stream``, ``tally_blocks``)."""
-        case, evaluator, call = self.case, self.evaluator, self.call
-        if case.input_file is not None and case.input_file.format not in _WHOLE_INPUTS:
-            reader = self._reader()
-            if evaluator.tally_blocks is not None:
-                pair = call("tally_blocks", evaluator.tally_blocks, reader.label_blocks())
-                if pair is not None:
-                    self.notes = reader.notes
-                    return call.checked(*call.pair("tally_blocks", pair), "tally_blocks")
-            if evaluator.stream is not None:
-                # The same reader: what its blocks found (cases judged once) spares memory.
-                self.notes = reader.notes
-                pair = call("stream", evaluator.stream, reader, reader.where)
+        gives it at once (``stream``)."""
+        evaluator, call = self.evaluator, self.call
+        opened = self._opened()
+        data: Mapping[str, JSON]
+        if isinstance(opened, FileRows):
+            stream = None if evaluator.ledger is None else evaluator.ledger.stream
+            if stream is not None:
+                pair = call("stream", stream, opened, opened.where)
+                self.notes = opened.notes()
                 return call.checked(*call.pair("stream", pair), "stream")
-        data = self._data()
-        if evaluator.judge is not None:
-            answer, evidence = call.pair("judge", call("judge", evaluator.judge, data))
-            return call.checked(answer, evidence, "judge")
+            data = {"rows": list(opened)}
+            self.notes = opened.notes()
+        elif isinstance(opened, WholeInput):
+            data = opened.mapping()
+        else:
+            data = self.case.input  # a fresh copy: an evaluator may change it
         self._evaluated = data
         return call.checked(call("evaluate", evaluator.evaluate, data), None)
 
     def explanation(self) -> Evidence | None:
         """The evidence ``explain`` gives, if the evaluator has one, for the input as
-        :meth:`answer` read it (an inline input afresh, unless shared)."""
+        :meth:`answer` read it: the copy ``evaluate`` was handed (both are pure functions
+        of the input, which neither changes; one decoded copy serves them)."""
         explain, data = self.evaluator.explain, self._evaluated
         if explain is None or data is None:
             return None
-        if self.case.input_file is None:
-            data = self._inline()
         return self.call.evidence(self.call("explain", explain, data))
 
     def rows_for_review(self) -> tuple[Mapping[str, JSON], Callable[[int], str]]:
         """The ledger again, for ``review``, and how to name row N's place (``where``
         gives the line in the case file or in the input file)."""
         case = self.case
-        if case.input_file is None:
-            lines: Sequence[int] = case.place.row_lines
-            fallback = case.line
-            return (
-                self._inline(),
-                lambda index: f":{lines[index] if index < len(lines) else fallback}",
-            )
-        if case.input_file.format in _WHOLE_INPUTS:
-            ledger, found = read_json_with_row_lines(
-                case.input_file.path,
-                case.input_file.display,
-                gzipped=case.input_file.format.endswith(".gz"),
-            )
+        opened = self._opened()
+        if isinstance(opened, FileRows):
+            # The rows streamed, never held whole: an iterable of JSON rows where the list
+            # would be.
+            rows = opened
+            return cast(Mapping[str, JSON], {"rows": rows}), lambda index: rows.here()
+        if isinstance(opened, WholeInput):
+            ledger, found = opened.with_row_lines()
             return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
-        reader = self._reader()
-        # The rows streamed, never held whole: an iterable of JSON rows where the list would be.
-        return cast(Mapping[str, JSON], {"rows": reader}), lambda index: reader.place(reader.line)
+        lines: Sequence[int] = case.place.row_lines
+        fallback = case.line
+        return (
+            case.input,
+            lambda index: f":{lines[index] if index < len(lines) else fallback}",
+        )
 
 
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     """The first ``limit`` rows ``review`` picks, each a plain copy of the mapping it
     yielded, and the count of the rest. A second pass over the rows, taken only when a
     report asks for them; a ledger file is streamed again, never held whole."""
-    review = ask.evaluator.review
+    review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
     assert review is not None
     ledger, line_of = ask.rows_for_review()
 
@@ -299,29 +269,6 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     if graders is not None:
         record["graders"] = {"a": graders[0], "b": graders[1]}
     return record
-
-
-#: The formats that hold the whole input (a mapping), not ledger rows.
-_WHOLE_INPUTS = (".json", ".json.gz")
-
-
-def _with_notes(evidence: Evidence | None, notes: ReadNotes | None) -> Evidence | None:
-    """``evidence`` with what reading the export found: the judgements of other graders
-    among its facts, and a label outside the vocabulary named in its problem (in place
-    of the evaluator's words when they are about that row: they cannot know the
-    vocabulary)."""
-    if notes is None:
-        return evidence
-    facts, outside = notes.facts(), notes.problem()
-    if not facts and (outside is None or evidence is None or evidence.problem is None):
-        return evidence
-    base = evidence or Evidence()
-    problem = base.problem
-    if outside is not None and problem is not None and notes.outside is not None:
-        here, side = notes.outside[0], notes.outside[1]
-        about = re.match(rf"{re.escape(here)} rows\[\d+\]\.{side} ", problem) is not None
-        problem = outside if about else f"{problem}; and {outside}"
-    return Evidence(facts={**base.facts, **facts}, problem=problem)
 
 
 def _review_row(call: _Caller, row: object) -> JSON:
@@ -413,7 +360,24 @@ class _Caller:
         facts, problem = self._copy(evidence.facts, "Evidence.facts")
         if problem is not None or not isinstance(facts, dict):
             raise _EvaluatorFailed(f"{self.who}: {problem}")
-        return Evidence(facts=facts, problem=self._problem(evidence))
+        return Evidence(facts=facts, problem=self._problem(evidence), about=self._about(evidence))
+
+    def _about(self, evidence: Evidence) -> RowLabel | None:
+        about = evidence.about
+        if about is None:
+            return None
+        if (
+            isinstance(about, tuple)
+            and len(about) == 2
+            and type(about[0]) is int
+            and about[1] in ("a", "b")
+        ):
+            return RowLabel(about[0], str(about[1]))
+        raise _EvaluatorFailed(
+            f"{self.who}: Evidence.about is {_what(about)}; give "
+            "RowLabel(index, 'a' or 'b') (pytest_rubric.core.evaluator) naming the row label "
+            "the problem is about, or None"
+        )
 
     def _problem(self, evidence: Evidence) -> str | None:
         if evidence.problem is not None and not isinstance(evidence.problem, str):

@@ -1,0 +1,66 @@
+"""The inputs room's one entry point: :func:`open_input`, a case's ``input_file`` as
+what the runner hands its evaluator.
+
+- ``.json`` (also gzip'd): :class:`WholeInput`, the whole input mapping;
+- ``.jsonl``, ``.csv`` (each also gzip'd), ``.parquet``: :class:`~.rows.FileRows`,
+  ledger rows read one at a time, as a ``ledger:`` block says where the case has one.
+
+The format is the suffix written in the case file (``InputFile.format``), so a symlink
+named ``week.csv`` is read as CSV whatever its target is called. Readers raise
+:class:`~pytest_rubric.core.errors.RubricInputError` naming ``path:line`` for a file that
+is not what it claims to be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.formats import INPUT_FORMATS
+from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.rows import FileRows
+from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.wholejson import read_json, read_json_with_row_lines
+
+#: The formats that hold the whole input (a mapping), not ledger rows.
+WHOLE_INPUTS = (".json", ".json.gz")
+
+
+@dataclass(frozen=True, slots=True)
+class WholeInput:
+    """A whole input in one JSON file: each call reads it afresh."""
+
+    file: InputFile
+
+    def mapping(self) -> dict[str, JSON]:
+        """The input mapping."""
+        file = self.file
+        return read_json(file.path, file.display, gzipped=file.format.endswith(".gz"))
+
+    def with_row_lines(self) -> tuple[dict[str, JSON], list[int]]:
+        """The input mapping, and the line each item of its ``rows`` list starts on."""
+        file = self.file
+        return read_json_with_row_lines(
+            file.path, file.display, gzipped=file.format.endswith(".gz")
+        )
+
+
+def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows:
+    """What ``file`` holds: a whole input, or ledger rows. Nothing is read until asked;
+    ``case_file`` names the case file in messages about its ``ledger:`` block."""
+    if file.format in WHOLE_INPUTS:
+        return WholeInput(file)
+    return FileRows(file, case_file)
+
+
+def input_file_at(
+    path: Path, display: str | None = None, *, fmt: str | None = None, ledger: Ledger | None = None
+) -> InputFile:
+    """An :class:`InputFile` for ``path`` outside a case file (tests, benchmarks): its
+    format from its name unless given."""
+    found = fmt or next(
+        (suffix for suffix in INPUT_FORMATS if path.name.endswith(suffix)), path.suffix
+    )
+    shown = path.name if display is None else display
+    return InputFile(text=str(path), path=path, display=shown, format=found, ledger=ledger)

@@ -1,0 +1,178 @@
+"""A ledger file's rows as the evaluator is handed them: :class:`FileRows`.
+
+Three parts, each its own module, meet here:
+
+- a **row source** per format reads the file's rows as written, one at a time
+  (:data:`ROW_SOURCES`: ``.jsonl``, ``.csv``, ``.parquet``), moving a
+  :class:`~pytest_rubric.inputs.cursor.Cursor` of its pass;
+- a **block source** per format offers the same rows as label blocks, where it can
+  (:data:`BLOCK_SOURCES`);
+- the **mapping** (:mod:`~pytest_rubric.inputs.ledgermaps`) turns an export's rows into
+  ledger rows as its ``ledger:`` block says, whatever the format.
+
+A new format is a new module and one entry in each table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.inputs.csvrows import csv_rows
+from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.jsonl import jsonl_rows
+from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
+from pytest_rubric.inputs.notes import Findings, ReadNotes
+from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
+from pytest_rubric.inputs.textfiles import text_rows
+
+#: Reads a file's rows as written: the file, the case file's name (for messages about
+#: its ``ledger:`` block), and the cursor the reading moves.
+RowSource = Callable[[InputFile, str, Cursor], Iterator[JSON]]
+#: Reads a file's rows as label blocks; the findings take what the blocks found.
+BlockSource = Callable[[InputFile, Findings], Iterator[LabelBlock | None]]
+
+
+def _jsonl(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+    def read(stream: TextIO) -> Iterator[JSON]:
+        return jsonl_rows(stream, file.display, cursor)
+
+    return text_rows(file.path, file.display, file.format.endswith(".gz"), read)
+
+
+def _csv(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+    def read(stream: TextIO) -> Iterator[JSON]:
+        return csv_rows(stream, file.display, cursor, file.ledger, case_file)
+
+    return text_rows(file.path, file.display, file.format.endswith(".gz"), read)
+
+
+def _parquet(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+    from pytest_rubric.inputs.parquet import parquet_rows  # pyarrow, when asked
+
+    return parquet_rows(file, case_file, cursor)
+
+
+def _parquet_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+    from pytest_rubric.inputs.parquet import parquet_label_blocks
+
+    return parquet_label_blocks(file)
+
+
+#: The row source of each format of ledger rows, by its suffix without ``.gz``.
+ROW_SOURCES: dict[str, RowSource] = {".jsonl": _jsonl, ".csv": _csv, ".parquet": _parquet}
+#: The block source of each format that has one.
+BLOCK_SOURCES: dict[str, BlockSource] = {
+    ".jsonl": text_label_blocks,
+    ".csv": text_label_blocks,
+    ".parquet": _parquet_blocks,
+}
+
+
+class FileRows:
+    """A ledger file's rows, read one at a time (at most one row held), each pass from
+    the start: the file as ``file`` says (its format, its ``ledger:`` block);
+    ``case_file`` names the case file in messages about the block.
+
+    Iterating yields the ledger rows; :meth:`label_blocks` yields the same rows as label
+    blocks (a :class:`~pytest_rubric.core.labelblocks.LabelBlockSource`). Neither changes
+    what the other yields, whichever is called first or how often. :meth:`where` names
+    the row the latest pass handed over last (a problem found in a row is reported at its
+    place); :meth:`notes` says what the reading found.
+    """
+
+    def __init__(self, file: InputFile, case_file: str = "") -> None:
+        self.file = file
+        self.display = file.display
+        self.case_file = case_file
+        self.base = file.format.removesuffix(".gz")
+        self._source = ROW_SOURCES[self.base]
+        self._cursor = Cursor()  # the latest pass's
+        #: Each pass's findings, as ("rows" | "blocks", findings), in the order taken.
+        self._passes: list[tuple[str, Findings]] = []
+
+    def __iter__(self) -> Iterator[JSON]:
+        cursor = Cursor()
+        self._cursor = cursor
+        raw = self._source(self.file, self.case_file, cursor)
+        ledger = self.file.ledger
+        if ledger is None:
+            return raw
+        findings = Findings()
+        self._passes.append(("rows", findings))
+        return self._mapped(raw, cursor, findings)
+
+    def _mapped(self, raw: Iterator[JSON], cursor: Cursor, findings: Findings) -> Iterator[JSON]:
+        ledger = self.file.ledger
+        assert ledger is not None
+
+        def here() -> str:
+            """The row just read, by its place in the file (for what reading found)."""
+            return f"{self.display}{self.place(cursor.position)}"
+
+        if ledger.per_judgement:
+
+            def line() -> int:
+                return cursor.position
+
+            def at_line(number: int) -> None:
+                cursor.row_line = number
+
+            find_lone = None
+            if self.base == ".csv":
+                file = self.file
+
+                def find_lone() -> frozenset[str] | None:
+                    return lone_judgements(file)
+
+            rows = paired_judgements(raw, ledger, findings, here, line, at_line, find_lone)
+        else:
+            rows = mapped_rows(raw, ledger, findings, here)
+        yield from rows  # type: ignore[misc]
+        findings.whole = True
+
+    @property
+    def line(self) -> int:
+        """The line (Parquet: the row number) of the row the latest pass handed over last."""
+        return self._cursor.line
+
+    def place(self, line: int | str) -> str:
+        """Where row ``line`` is, after the file's name: ``:LINE``, or ``#row N``."""
+        return f"#row {line}" if self.base == ".parquet" else f":{line}"
+
+    def here(self) -> str:
+        """Where the row the latest pass handed over last is: ``:LINE``, or ``#row N``."""
+        return self.place(self._cursor.line)
+
+    def where(self, index: int) -> str:
+        """Row ``index``, the row the latest pass handed over last, named for people."""
+        return f"{self.display}{self.place(self._cursor.line)} rows[{index}]"
+
+    def label_blocks(self) -> Iterator[LabelBlock | None]:
+        """The rows again, a block at a time, as :class:`LabelBlock`: for a tally that does
+        its work in C. Only plain rows are read so (see :mod:`~pytest_rubric.inputs.blocks`,
+        and :mod:`~pytest_rubric.inputs.parquet` for Parquet): ``None``, and nothing after
+        it, where a block holds anything else; then read the rows one at a time, which
+        says exactly what is wrong and where."""
+        blocks = BLOCK_SOURCES.get(self.base)
+        if blocks is None:
+            return iter((None,))
+        findings = Findings()
+        self._passes.append(("blocks", findings))
+        return blocks(self.file, findings)
+
+    def notes(self) -> ReadNotes | None:
+        """What the reading found, for an export read through a ``ledger:`` block: the
+        first pass's one row at a time, if one was taken (a second pass, to find a
+        repeated ID's first place, adds nothing); else the blocks' that were read to
+        their end. ``None`` without a block, or before anything was read."""
+        ledger = self.file.ledger
+        if ledger is None:
+            return None
+        chosen = next((found for kind, found in self._passes if kind == "rows"), None)
+        if chosen is None:
+            chosen = next((found for _, found in self._passes if found.whole), None)
+        return None if chosen is None else chosen.notes(ledger.vocabulary())

@@ -1,0 +1,100 @@
+"""Text input files as the readers open them: UTF-8 (a BOM dropped), each also gzip'd,
+their errors worded with the file's name and line, and read in blocks of whole lines."""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
+
+#: A ledger row (``.jsonl`` line, or ``.csv`` record with its quoted line breaks) longer
+#: than this is refused before it is parsed: a row is an id and two labels, and parsing
+#: a runaway row (a missing quote, a file of commas) would cost many times its size in memory.
+MAX_ROW_CHARS = 1_000_000
+#: A ledger file is read this many characters at a time.
+BLOCK = 1 << 16
+
+
+def open_text(path: Path, *, gzipped: bool) -> TextIO:
+    """``path`` as text for ``csv.reader`` (``newline=""``: line ends kept as written)."""
+    if gzipped:
+        if path.stat().st_size == 0:  # gzip reads an empty file as empty text
+            raise gzip.BadGzipFile("the file is empty")
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+    return path.open(encoding="utf-8-sig", newline="")
+
+
+def text_rows(
+    path: Path, display: str, gzipped: bool, read: Callable[[TextIO], Iterator[JSON]]
+) -> Iterator[JSON]:
+    """The rows ``read`` finds in the text of ``path``, the file's own faults (not UTF-8,
+    not whole gzip, unreadable) raised as :class:`RubricInputError` naming it."""
+    try:
+        with open_text(path, gzipped=gzipped) as stream:
+            yield from read(stream)
+    except UnicodeDecodeError as exc:
+        # The text reader decodes ahead in chunks, so its line count is not where the
+        # bad byte is; find that line once, now that the file is known to be bad.
+        line = first_bad_utf8_line(path, gzipped=gzipped)
+        raise RubricInputError(
+            f"{display}:{line}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+        ) from None
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise RubricInputError(
+            f"{display}: not a whole gzip file ({exc}); write it with gzip, or "
+            "name it without '.gz'"
+        ) from None
+    except OSError as exc:
+        raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+
+
+def whole_lines(stream: TextIO) -> Iterator[str | None]:
+    """The text of ``stream`` in blocks of whole lines, each ending with LF (an unended
+    last line is given one); ``None``, and nothing after it, where a block holds a line
+    longer than :data:`MAX_ROW_CHARS` could be (a reader one row at a time refuses it).
+    Nothing is yielded for an empty stream."""
+    rest = ""
+    while True:
+        block = stream.read(BLOCK)
+        text = rest + block
+        if len(text) > MAX_ROW_CHARS:
+            yield None
+            return
+        if not block:
+            if text:
+                yield text if text.endswith("\n") else text + "\n"
+            return
+        cut = text.rfind("\n") + 1
+        rest = text[cut:]
+        if cut:
+            yield text[:cut]
+
+
+def too_long(display: str, line: int) -> str:
+    return (
+        f"{display}:{line}: this row is longer than {MAX_ROW_CHARS} characters, which no "
+        "ledger row needs (an id and two labels); look for a missing closing quote or a "
+        "runaway line and fix it"
+    )
+
+
+def first_bad_utf8_line(path: Path, *, gzipped: bool = False) -> int | str:
+    """The 1-based line holding the first byte that is not UTF-8 (``?`` if unreadable)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with gzip.open(path, "rb") if gzipped else path.open("rb") as stream:
+            for number, line in enumerate(stream, start=1):
+                try:
+                    decoder.decode(line)
+                except UnicodeDecodeError:
+                    return number
+            decoder.decode(b"", final=True)
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error):
+        pass
+    return "?"

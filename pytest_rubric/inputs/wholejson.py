@@ -1,0 +1,107 @@
+"""A whole input in one ``.json`` (or gzip'd ``.json.gz``) file: one JSON object, the
+evaluator's input; and, for review, the line each of its ``rows`` starts on."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import zlib
+from pathlib import Path
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
+
+
+def read_json(path: Path, display: str, *, gzipped: bool = False) -> dict[str, JSON]:
+    """The whole input mapping from a ``.json`` (or gzip'd ``.json.gz``) file."""
+    return _decode_json(_json_text(path, display, gzipped), display)
+
+
+def read_json_with_row_lines(
+    path: Path, display: str, *, gzipped: bool = False
+) -> tuple[dict[str, JSON], list[int]]:
+    """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
+
+    For naming a row's place (``file:line``) when rows are kept for review; the
+    list is empty when the input has no ``rows`` list.
+    """
+    text = _json_text(path, display, gzipped)
+    value = _decode_json(text, display)
+    if not isinstance(value.get("rows"), list):
+        return value, []
+    # Offsets count from the text as decoded (after a BOM), so lines do too.
+    return value, [text.count("\n", 0, offset) + 1 for offset in _row_offsets(text)]
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _row_offsets(text: str) -> list[int]:
+    """Where each item of the top-level ``rows`` array starts, in valid JSON ``text``.
+
+    Walks the top-level object's members, skipping values whole with the decoder;
+    only called on text that already decoded to an object.
+    """
+
+    def space(at: int) -> int:
+        match = _SPACE.match(text, at)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+    at = space(space(0) + 1)  # past "{"
+    while text[at] != "}":
+        key, at = DECODER.raw_decode(text, at)
+        at = space(space(at) + 1)  # past ":"
+        if key == "rows" and text[at] == "[":
+            offsets = []
+            at = space(at + 1)
+            while text[at] != "]":
+                offsets.append(at)
+                _, at = DECODER.raw_decode(text, at)
+                at = space(at)
+                if text[at] == ",":
+                    at = space(at + 1)
+            return offsets
+        _, at = DECODER.raw_decode(text, at)
+        at = space(at)
+        if text[at] == ",":
+            at = space(at + 1)
+    return []
+
+
+def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
+    try:
+        if gzipped:
+            if path.stat().st_size == 0:  # gzip reads an empty file as empty text
+                raise gzip.BadGzipFile("the file is empty")
+            with gzip.open(path, "rt", encoding="utf-8-sig") as stream:
+                return stream.read()
+        return path.read_text(encoding="utf-8-sig")
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise RubricInputError(
+            f"{display}: not a whole gzip file ({exc}); write it with gzip, or name it "
+            "without '.gz'"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+
+
+def _decode_json(text: str, display: str) -> dict[str, JSON]:
+    try:
+        value = DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise RubricInputError(
+            f"{display}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"
+        ) from None
+    except ValueError as exc:
+        raise RubricInputError(f"{display}: {exc}") from None
+    except RecursionError:
+        raise RubricInputError(f"{display}: {TOO_DEEP}") from None
+    if not isinstance(value, dict):
+        raise RubricInputError(
+            f"{display}: the file must hold one JSON object (the evaluator's input), "
+            f"not {type(value).__name__}"
+        )
+    return value

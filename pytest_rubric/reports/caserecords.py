@@ -1,0 +1,177 @@
+"""A case's record, built in one place from what became of the case.
+
+:func:`case_record` builds it once, when pytest reports the case's run: from the case's
+outcome (``None`` when it never ran to one), how pytest or another plugin ended it
+(``ended``), and the answer ``--rubric-update`` writes. After that only what comes
+later changes it (:func:`stopped`): its teardown failing, or its answer not being
+written after all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeAlias, overload
+
+from pytest_rubric.core.jsonvalues import JSON, escape_controls, is_encodable, plain
+from pytest_rubric.core.packed import plain_copy
+from pytest_rubric.reports.records import CaseRecord, UpdateRecord
+from pytest_rubric.reports.sealing import KeptRecord, sealed, unsealed
+from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, CaseOutcome, Outcome
+
+if TYPE_CHECKING:
+    from pytest_rubric.casefiles.cases import Case
+
+#: How something outside the case (a mark, a fixture, a hook, a timeout) ended it, and why.
+Ended: TypeAlias = tuple[Outcome, str]
+
+
+def case_record(
+    outcome: CaseOutcome | None,
+    *,
+    case: Case,
+    nodeid: str,
+    file: str,
+    input_file: str,
+    evaluator: str,
+    full: bool,
+    ended: Ended | None = None,
+    update: UpdateRecord | None = None,
+) -> CaseRecord:
+    """The record of ``case`` (node ID ``nodeid``; ``file`` and ``input_file`` relative to
+    rootdir, ``""`` for none): of its ``outcome`` when it ran, else a case error until
+    ``ended`` says otherwise; with the ``update`` it writes when it matched."""
+    if outcome is not None:
+        record = record_of(outcome, nodeid=nodeid, file=file, input_file=input_file, full=full)
+    else:
+        record = base_record(
+            nodeid=nodeid,
+            case=case.name,
+            file=file,
+            line=case.line,
+            index=case.index,
+            evaluator=evaluator,
+            outcome=CASE_ERROR,
+        )
+        if full:
+            if input_file:
+                record["inputFile"] = input_file
+            else:
+                record["input"] = plain_copy(case.packed_input)
+            record["expected"] = plain_copy(case.packed_expected)
+            record["differingKeys"] = []
+            record["evidence"] = None
+            record["problems"] = []
+    if ended is not None:
+        _end(record, *ended)
+    if update is not None and outcome is not None and record["outcome"] == MATCHED:
+        record["update"] = {"before": update["before"], "after": plain(update["after"])}
+    return record
+
+
+def record_of(
+    outcome: CaseOutcome, *, nodeid: str, file: str, input_file: str, full: bool
+) -> CaseRecord:
+    """The record of a case that ran; ``file`` and ``input_file`` are relative to rootdir."""
+    case = outcome.case
+    record = base_record(
+        nodeid=nodeid,
+        case=case.name,
+        file=file,
+        line=case.line,
+        index=case.index,
+        evaluator=outcome.evaluator,
+        outcome=outcome.outcome,
+    )
+    if full:
+        if input_file:
+            record["inputFile"] = input_file
+        elif case.problems:  # a case its file's problems kept from running
+            record["input"] = {}
+        else:
+            record["input"] = plain_copy(case.packed_input)
+        clean = outcome.clean  # then plain() would give each value back as it is
+        if outcome.evaluated:
+            record["actual"] = outcome.actual if clean else plain(outcome.actual)
+        # An answer written exactly as its expected answer is that value: not read again.
+        same = outcome.as_written and clean and outcome.evaluated
+        record["expected"] = record["actual"] if same else plain_copy(case.packed_expected)
+        keys, problems = outcome.differing_keys(), outcome.problems
+        record["differingKeys"] = [escape_controls(key) for key in keys] if keys else []
+        evidence = outcome.evidence
+        record["evidence"] = (
+            None
+            if evidence is None
+            else {
+                "facts": evidence.facts if clean else _facts(evidence.facts),
+                "problem": text(evidence.problem),
+            }
+        )
+        record["problems"] = [text(problem) or "" for problem in problems] if problems else []
+        if outcome.review is not None:
+            record["review"] = outcome.review
+    return record
+
+
+def _facts(facts: object) -> dict[str, JSON]:
+    shown = plain(facts) if type(facts) is dict else {}
+    return shown if isinstance(shown, dict) else {}
+
+
+def base_record(
+    *,
+    nodeid: str,
+    case: str,
+    file: str,
+    line: int,
+    index: int,
+    evaluator: str,
+    outcome: Outcome,
+) -> CaseRecord:
+    return {
+        "nodeid": text(nodeid) or "",
+        "case": text(case) or "",
+        "file": text(file) or "",
+        "line": line,
+        "index": index,
+        "evaluator": text(evaluator) or "",
+        "outcome": outcome,
+    }
+
+
+@overload
+def stopped(record: CaseRecord, outcome: Outcome, why: str) -> CaseRecord: ...
+@overload
+def stopped(record: KeptRecord, outcome: Outcome, why: str) -> KeptRecord: ...
+def stopped(record: KeptRecord, outcome: Outcome, why: str) -> KeptRecord:
+    """``record`` ended by what came after it was made: a case error because its teardown
+    failed, or its answer was not written after all. A case error writes no answer
+    (its ``update`` goes). A sealed record is sealed again."""
+    if "sealed" in record:
+        whole = unsealed(record)
+        _end(whole, outcome, why)
+        return sealed(whole)
+    whole = unsealed(record).copy()
+    _end(whole, outcome, why)
+    return whole
+
+
+def _end(record: CaseRecord, outcome: Outcome, why: str) -> None:
+    """``record`` ended otherwise than by running: skipped, xfailed, or a case error
+    because something outside the case stopped it."""
+    record["outcome"] = outcome
+    if outcome in (CASE_ERROR, "skipped"):  # an xfailed or xpassed case ran: keep its answer
+        record.pop("actual", None)
+    if outcome == CASE_ERROR:
+        record.pop("update", None)
+        record["problems"] = [*record.get("problems", ()), text(why) or ""]
+    else:
+        record["reason"] = text(why) or ""
+
+
+def text(value: str | None) -> str | None:
+    """``value`` as a record holds text: made plain when UTF-8 cannot encode it."""
+    if type(value) is str and is_encodable(value):  # the usual text: kept as it is
+        return value
+    if value is None:
+        return None
+    shown = plain(value)
+    return shown if isinstance(shown, str) else str(shown)

@@ -1,0 +1,50 @@
+"""Sealed records: a case's record as the run that gathers it keeps it until the report
+is written, its head beside the text the report writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TypeAlias, cast
+
+from pytest_rubric.reports.records import CaseRecord, RecordHead
+
+
+class SealedRecord(RecordHead):
+    """A record's head, and the whole record as the report writes it (``sealed``)."""
+
+    sealed: str
+
+
+#: A record as a run keeps it: whole, or sealed (when a report or page reads them).
+KeptRecord: TypeAlias = CaseRecord | SealedRecord
+
+#: A record's JSON text as the report writes it: json's encoder, its default separators.
+encode_record: Callable[[object], str] = json.JSONEncoder(ensure_ascii=False).encode
+#: The keys every record keeps beside its text once sealed.
+_HEAD = ("nodeid", "case", "file", "line", "index", "evaluator", "outcome")
+
+
+def sealed(record: CaseRecord) -> SealedRecord:
+    """``record`` as the run keeps it until the report is written: its head, and the whole
+    record as the text the report writes. The text is a snapshot nothing the evaluator
+    does later can change, and the values it holds cost the garbage collector nothing
+    from then on."""
+    head = cast(SealedRecord, {key: record[key] for key in _HEAD})  # type: ignore[literal-required]
+    head["sealed"] = encode_record(record)
+    return head
+
+
+def unsealed(record: KeptRecord) -> CaseRecord:
+    """The whole ``record``, its text read back where it is sealed."""
+    if "sealed" not in record:
+        return record
+    whole: CaseRecord = json.loads(cast(SealedRecord, record)["sealed"])
+    return whole
+
+
+def record_text(record: KeptRecord) -> str:
+    """The text the report writes for ``record``."""
+    if "sealed" in record:
+        return cast(SealedRecord, record)["sealed"]
+    return encode_record(record)
