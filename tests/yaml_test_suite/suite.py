@@ -1,6 +1,6 @@
 """The YAML test suite's documents, and how a reader's answer for one is judged.
 
-Shared by ``tests/test_yaml_suite.py`` and ``benchmarks/bench_yaml_suite.py``.
+Shared by ``tests/test_casefiles_yaml_suite.py`` and ``benchmarks/bench_yaml_suite.py``.
 """
 
 from __future__ import annotations
