@@ -1,5 +1,6 @@
 """Nothing lost, never an internal error: hostile evaluators and odd data, serially and
-under pytest-xdist, where a worker's INTERNALERROR would end as a silent exit 0."""
+under pytest-xdist, where a worker's INTERNALERROR would end as a silent exit 0; and the rows
+an evaluator's review yields, kept by running.runner as plain copies or refused."""
 
 from __future__ import annotations
 
@@ -11,8 +12,15 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _edges import hostile_text, huge_integers
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.core.jsonvalues import MAX_DEPTH, json_problem, normalised, plain
+from pytest_rubric.editing.readback import identical
 from pytest_rubric.reports.jsonreport import schema
+from pytest_rubric.running.runner import _Caller, _EvaluatorFailed, _review_row
 
 #: Evaluators that misbehave in every way a plugin can; each gets a case file.
 HOSTILE_CONFTEST = """
@@ -826,3 +834,90 @@ def test_an_evaluator_that_changes_its_answer_after_answering_changes_nothing_re
     assert (cases["same"]["expected"], cases["same"]["actual"]) == ({"v": 1}, {"v": 1})
     assert (cases["other"]["expected"], cases["other"]["actual"]) == ({"v": 3}, {"v": 2})
     assert cases["other"]["differingKeys"] == ["v"]
+
+
+# --- review rows: a plain copy of what was yielded (running.runner) ------------------------
+
+
+class _Text(str):
+    pass
+
+
+class _Mapping(dict):  # type: ignore[type-arg]
+    def items(self) -> Any:
+        return [("changed", True)]
+
+
+class _List(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        return iter(["changed"])
+
+
+_row_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | huge_integers
+    # Past 14,000 bits yet under 4,300 digits; at the limit; one past it.
+    | st.sampled_from([(2, 14_001), (-10, 4_299), (10, 4_300)]).map(lambda n: n[0] ** n[1])
+    | st.floats()
+    | hostile_text
+    | hostile_text.map(_Text)
+)
+_row_values = st.recursive(
+    _row_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.lists(inner, max_size=3).map(_List)
+        | st.dictionaries(hostile_text | st.integers() | st.none(), inner, max_size=3)
+        | st.dictionaries(hostile_text, inner, max_size=3).map(_Mapping)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    # A flat row with a mapping of fields, as most are.
+    row=st.dictionaries(
+        hostile_text,
+        _row_scalars
+        | st.dictionaries(hostile_text | hostile_text.map(_Text) | st.integers(), _row_scalars),
+    )
+    | st.dictionaries(hostile_text | hostile_text.map(_Text) | st.integers(), _row_values)
+    | _row_values
+)
+@example(row={"id": "\ud800"})  # what each check refuses, every run
+@example(row={"\udfff": True})
+@example(row={"fields": {"note": "\ud800"}})
+@example(row={"score": float("nan")})
+@example(row={"score": float("inf")})
+@example(row={"fields": [float("nan")]})
+@example(row={"id": "a", 1: True})
+@example(row={"fields": (1, 2)})
+def test_a_review_row_is_kept_as_a_plain_copy_of_what_was_yielded(row: Any) -> None:
+    # A review row is kept as the walk over it would make it, and never shared with the
+    # evaluator: it may yield one mapping again, changed.
+    call = _Caller(Evaluator(name="x", description="", evaluate=lambda data: {}), "here")
+    if json_problem(row) is not None or not isinstance(row, dict):
+        with pytest.raises(_EvaluatorFailed, match="review yielded"):
+            _review_row(call, row)
+        return
+    kept = _review_row(call, row)
+    assert identical(kept, plain(normalised(row)))
+    if isinstance(row, dict) and row:
+        assert kept is not row
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+def test_a_review_row_nested_deeper_than_json_values_go_fails_its_case(levels: int) -> None:
+    value: Any = "leaf"
+    for _ in range(levels - 1):  # the row itself is one level
+        value = [value]
+    row = {"k": value}
+    call = _Caller(Evaluator(name="x", description="", evaluate=lambda data: {}), "here")
+    if levels <= MAX_DEPTH:
+        assert identical(_review_row(call, row), row)
+    else:
+        with pytest.raises(_EvaluatorFailed, match="review yielded a dict"):
+            _review_row(call, row)
