@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import yaml
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles import loader
+from pytest_rubric.casefiles import cache, loader
 from pytest_rubric.casefiles.cache import dumps, loads, stamp
 from pytest_rubric.casefiles.casecodec import CASE, CASE_FILE, MARKS, PLACE, Record
 from pytest_rubric.casefiles.cases import CaseFile
@@ -363,9 +362,28 @@ def test_an_entry_that_cannot_be_written_only_means_no_cache(
     def full(*args: object, **kwargs: object) -> object:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(tempfile, "mkstemp", full)
+    monkeypatch.setattr(cache, "new_file_beside", full)
     pytester.runpytest().assert_outcomes(passed=2)
     assert _entries(pytester) == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_an_entry_gets_the_umasks_mode_as_pytests_own_cache_files_do(
+    pytester: pytest.Pytester, umask: int
+) -> None:
+    _corpus(pytester)
+    old = os.umask(umask)
+    try:
+        pytester.runpytest().assert_outcomes(passed=2)
+    finally:
+        os.umask(old)
+    entries = _entries(pytester)
+    assert len(entries) == 2
+    for entry in entries:
+        assert entry.stat().st_mode & 0o777 == 0o666 & ~umask
+    # pytest's own cache file, beside them, has that mode too.
+    lastfailed = pytester.path / ".pytest_cache" / "v" / "cache" / "nodeids"
+    assert lastfailed.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_the_cache_serves_pytest_xdist_workers_alike(pytester: pytest.Pytester) -> None:

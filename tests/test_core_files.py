@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.core.files import write_bytes_atomically, write_text_atomically
+from pytest_rubric.core.files import path_problem, write_bytes_atomically, write_text_atomically
 
 pytest_plugins = ["pytester"]
 
@@ -97,3 +97,33 @@ def test_the_report_page_and_merge_output_are_written_as_open_would(
     )
     assert page.ret == 0, page.stderr.str()
     assert _mode(pytester.path / "p.html") == 0o644
+
+
+def test_a_name_as_long_as_the_folder_takes_is_written_and_no_longer_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    limit = os.pathconf(tmp_path, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
+    longest = tmp_path / ("r" * (limit - 5) + ".json")
+    assert path_problem(str(longest), "--rubric-report", "r.json") is None
+    write_text_atomically(longest, "{}", what="the report")
+    assert longest.read_text() == "{}"
+    assert [path.name for path in tmp_path.iterdir()] == [longest.name]  # nothing left beside
+    too_long = str(tmp_path / "made" / ("r" * (limit + 1)) / "r.json")
+    problem = path_problem(too_long, "--rubric-report", "r.json")
+    assert problem is not None
+    assert "choose a shorter path" in problem
+
+
+@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html"])
+def test_an_output_name_the_check_accepts_is_written_at_the_end(
+    pytester: pytest.Pytester, option: str
+) -> None:
+    pytester.makefile(".rubric.yaml", ledger=CASE_FILE)
+    name = "r" * 240 + ".json"
+    result = pytester.runpytest("-p", "no:cacheprovider", f"{option}={name}")
+    result.assert_outcomes(passed=1)
+    assert result.ret == 0
+    assert (pytester.path / name).stat().st_size > 0
+    refused = pytester.runpytest("-p", "no:cacheprovider", f"{option}={'r' * 300}.json")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stdout.no_fnmatch_line("*passed*")

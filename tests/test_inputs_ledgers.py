@@ -295,7 +295,7 @@ def test_a_long_export_shuffled_gives_the_matrix_and_first_judgement_order(
     assert outcome.actual == evaluate_agreement(wide)
     if others and rows and outcome.evidence is not None and "error" not in str(outcome.actual):
         assert outcome.evidence.facts["ignored judgements"].startswith(  # type: ignore[union-attr]
-            f"{min(others, len(rows))} by graders other than a and b (carol "
+            f"{min(others, len(rows))} by graders other than a and b ('carol' "
         )
 
 
@@ -876,7 +876,7 @@ def test_every_rule_through_pytest_serially_and_under_xdist(
     assert by_case["mapped"]["review"]["graders"] == {"a": "judge", "b": "editor"}
     assert by_case["mapped"]["review"]["rows"][0]["fields"] == {"note": "n1"}
     assert by_case["long"]["evidence"]["facts"]["ignored judgements"] == (
-        "1 by graders other than a and b (cy 1)"
+        "1 by graders other than a and b ('cy' 1)"
     )
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
 

@@ -535,3 +535,22 @@ def test_a_failed_case_keeps_no_answer_alive_after_its_report(pytester: pytest.P
     assert type(sys.last_value).__name__ == "RubricMismatch"
     gc.collect()
     assert [o for o in gc.get_objects() if type(o) is list and len(o) == rows] == []
+
+
+def test_update_refusals_without_update_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", r=REASON_FILE)
+    report = pytester.path / "kept.json"
+    report.write_text("{}")
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--rubric-update-refusals", "--rubric-report=kept.json"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --rubric-update-refusals lets --rubric-update write answers that are "
+            "refusals, and writes nothing on its own; add --rubric-update=new or "
+            "--rubric-update=all"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*passed*")
+    assert report.read_text() == "{}"  # stopped before any case ran

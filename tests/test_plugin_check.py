@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -43,10 +44,11 @@ def test_every_problem_is_reported_at_its_place_and_the_check_fails(
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "slips.rubric.yaml:3:5: case 'misspelt-answer': expected.expectedReason is not a key "
-            "of reason's answers; did you mean 'expectedReasons'?",
-            "slips.rubric.yaml:3:5: case 'misspelt-answer': expected has no expectedReasons, "
+            # Each where it is written: the answer's mapping, the misspelt key.
+            "slips.rubric.yaml:5:15: case 'misspelt-answer': expected has no expectedReasons, "
             "which reason's answers always have",
+            "slips.rubric.yaml:5:36: case 'misspelt-answer': expected.expectedReason is not a key "
+            "of reason's answers; did you mean 'expectedReasons'?",
             "slips.rubric.yaml:6:5: the case has no 'input'; *",
             "slips.rubric.yaml:7:5: 'inptu' is not a case key; did you mean 'input'?",
             "unknown.rubric.yaml:1:12: unknown evaluator 'reasn'; did you mean 'reason'? *",
@@ -91,7 +93,7 @@ def rubric_evaluators():
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "s.rubric.yaml:3:5: case 'a': expected.verdict is \"fine\" (a string), not one of ok, "
+            "s.rubric.yaml:5:25: case 'a': expected.verdict is \"fine\" (a string), not one of ok, "
             "bad",
             "rubric check: 1 case file, 1 case: 1 problem",
         ]
@@ -108,7 +110,11 @@ def _hook() -> dict[str, object]:
 def test_the_pre_commit_hook_follows_the_convention() -> None:
     hook = _hook()
     assert hook["id"] == "rubric-check"
-    assert hook["files"] == r"\.rubric\.ya?ml$"
+    # Case files and the names one slip away, which the check names (exactly those:
+    # tests/test_plugin_nearmiss.py).
+    for name in ("a.rubric.yaml", "a/b.rubric.yml", "week.rubrics.yaml", "week_rubric.yml"):
+        assert re.search(str(hook["files"]), name), name
+    assert not re.search(str(hook["files"]), "rubric.yaml")
     assert hook["pass_filenames"] is True
     assert hook["language"] == "python"
 
@@ -219,9 +225,9 @@ def rubric_evaluators():
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "wrong.rubric.yaml:3:5: case 'w': expected.code is \"z\" (a string), not one of a, b",
-            "wrong.rubric.yaml:3:5: case 'w': expected.t[[]2] is not allowed here",
-            "wrong.rubric.yaml:3:5: case 'w': expected.x-y is \"no\" (a string), not an integer",
+            "wrong.rubric.yaml:5:22: case 'w': expected.code is \"z\" (a string), not one of a, b",
+            "wrong.rubric.yaml:5:35: case 'w': expected.t[[]2] is not allowed here",
+            "wrong.rubric.yaml:5:44: case 'w': expected.x-y is \"no\" (a string), not an integer",
             "rubric check: 3 case files, 3 cases: 3 problems",
         ]
     )
@@ -235,3 +241,99 @@ def test_no_selection_narrows_the_check(
     result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider", *narrowing)
     assert result.ret == 1
     result.stdout.fnmatch_lines(["rubric check: 2 case files, 2 cases: 5 problems"])
+
+
+LEDGER_SLIPS = """\
+evaluator: agreement
+cases:
+  - id: missing-file
+    input_file: gone.csv
+    ledger: {id: task, a: judge, b: editor, labls: {PASS: true, FAIL: false}}
+    expected: {total: 1}
+  - id: misspelt-key
+    input_file: week.csv
+    ledger: {id: task, a: judge, b: editor, labls: {PASS: true, FAIL: false}}
+    expectd: {total: 1}
+"""
+
+
+def test_a_ledger_slip_is_listed_beside_the_cases_other_problems(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.csv").write_text("task,judge,editor\nr1,PASS,PASS\n")
+    pytester.makefile(".rubric.yaml", l=LEDGER_SLIPS)
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "l.rubric.yaml:4:17: input_file 'gone.csv' does not exist (gone.csv); check the path",
+            "l.rubric.yaml:5:45: 'labls' is not a ledger key; did you mean 'labels'?",
+            "l.rubric.yaml:7:5: the case has no 'expected'; *",
+            "l.rubric.yaml:9:45: 'labls' is not a ledger key; did you mean 'labels'?",
+            "l.rubric.yaml:10:5: 'expectd' is not a case key; did you mean 'expected'?",
+            "rubric check: 1 case file, 2 cases: 5 problems",
+        ],
+        consecutive=True,
+    )
+
+
+def test_deselect_does_not_narrow_the_check(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", slips=SLIPS, unknown=UNKNOWN)
+    result = pytester.runpytest(
+        "--rubric-check",
+        "-p",
+        "no:cacheprovider",
+        "--deselect",
+        "slips.rubric.yaml::misspelt-answer",
+        "--deselect",
+        "slips.rubric.yaml::misspelt-key",
+    )
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["rubric check: 2 case files, 2 cases: 5 problems"])
+
+
+@pytest.mark.parametrize("narrowing", [("--lf",), ("--sw",)])
+def test_the_last_run_does_not_narrow_the_check(
+    pytester: pytest.Pytester, narrowing: tuple[str, ...]
+) -> None:
+    pytester.makefile(".rubric.yaml", slips=SLIPS)
+    pytester.runpytest().assert_outcomes(failed=2)  # the last run's failures: slips only
+    pytester.makefile(".rubric.yaml", unknown=UNKNOWN)
+    result = pytester.runpytest("--rubric-check", *narrowing)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["unknown.rubric.yaml:1:12: unknown evaluator 'reasn'*", "rubric check: 2 case files, *"]
+    )
+
+
+YAML_11_ANSWER = """\
+evaluator: reason
+cases:
+  - id: a
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected:
+      expectedPass: yes
+      expectedReasons: [all-required-met]
+      coherent: on
+"""
+
+
+def test_a_yaml_11_boolean_is_named_with_a_plain_runs_words_at_its_value(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", c=YAML_11_ANSWER)
+    plain = pytester.runpytest("-p", "no:cacheprovider")
+    hint = "YAML 1.1 readers take {0} as a boolean, but here it is text: write true"
+    plain.stdout.fnmatch_lines([f'*(expected is "yes" (a string); {hint.format("yes")})'])
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            f"c.rubric.yaml:6:21: case 'a': expected.expectedPass is \"yes\" (a string), "
+            f"not a boolean; {hint.format('yes')}",
+            f"c.rubric.yaml:8:17: case 'a': expected.coherent is \"on\" (a string), "
+            f"not a boolean; {hint.format('on')}",
+            "rubric check: 1 case file, 1 case: 2 problems",
+        ],
+        consecutive=True,
+    )

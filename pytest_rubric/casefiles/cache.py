@@ -20,7 +20,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import yaml
@@ -39,6 +38,7 @@ from pytest_rubric.casefiles import (
 from pytest_rubric.casefiles.cases import CaseFile
 from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.core import jsonvalues, numbers, packed
+from pytest_rubric.core.files import new_file_beside
 from pytest_rubric.inputs import formats, labels, ledgerspec, source
 
 #: Changed whenever what an entry holds changes shape.
@@ -127,7 +127,8 @@ def _write(entry: Path, text: str) -> None:
     """Write ``entry`` whole or not at all; a cache that cannot be written is no cache."""
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
+        # The umask's mode, as pytest's own cache files and a plain open() have.
+        handle, temporary = new_file_beside(entry)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(text)

@@ -2,7 +2,7 @@
 
 Each type is a table of its fields in order, each with how it is written and read
 (a :class:`Codec`); both directions read the same table, so a new field is one new
-row (tests/test_casecache.py checks that every field has one). Reading checks every
+row (tests/test_casefiles_cache.py checks that every field has one). Reading checks every
 value's type and raises ``TypeError`` or ``ValueError`` for anything else, and
 :class:`Unkept` is raised for what is not to be written (a case with a problem, a
 mapping its JSON text would not give back exactly): the cache treats both as "no

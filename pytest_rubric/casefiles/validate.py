@@ -200,7 +200,10 @@ class Validator:
                 problems.append(id_problem)
             marks = file_marks
             missing_expected = None
-            if not problems:  # a refused YAML value would only echo here as a wrong type
+            # A refused YAML value would only echo below as a wrong type; any other problem
+            # hides none: every problem of the case is listed (--rubric-check lists them all).
+            readable = index not in yaml_problems
+            if readable:
                 problems.extend(self._case_keys(raw, at))
                 if "expected" not in raw:
                     missing_expected = self.error(
@@ -225,13 +228,13 @@ class Validator:
             expected = raw.get("expected")
             input_file: InputFile | None = None
             written_file = raw.get("input_file")
-            if problems in ([], [missing_expected]) and isinstance(written_file, str):
+            if readable and isinstance(written_file, str) and written_file.strip():
                 input_file, file_problem = self.files.resolve(written_file)
                 if file_problem is not None:
                     problems.append(
                         self.error(self.spans.keys[id(raw)]["input_file"][1], file_problem)
                     )
-            if "ledger" in raw and problems in ([], [missing_expected]):
+            if readable and "ledger" in raw:
                 ledger = self._ledger(raw, input_file, problems)
                 if input_file is not None and ledger is not None:
                     input_file = replace(input_file, ledger=ledger)

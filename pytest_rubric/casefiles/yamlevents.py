@@ -386,13 +386,26 @@ class Builder:
     def _take_key(self, frame: _Frame, value: Any, pos: Position) -> None:
         if type(value) is not str:
             if value is not _SKIP:
-                self.problem(pos, key_problem(value))
+                self.problem(pos, key_problem(value) + self._labels_hint(value))
             value = _SKIP
         else:
             # A few keys repeat in every case: one string each, not one per case.
             value = intern(value)
         frame.key = value
         frame.key_pos = pos
+
+    def _labels_hint(self, value: Any) -> str:
+        """For a number as a key of a ``ledger:`` block's ``labels`` mapping: the form
+        that reads numbers (a quoted key is text, which a number never equals)."""
+        stack = self._stack
+        if type(value) not in (int, float) or len(stack) < 3:
+            return ""
+        if stack[-2].key != "labels" or stack[-3].key != "ledger":
+            return ""
+        return (
+            " if the export writes it as text (a CSV cell); for the number, as JSON and "
+            "Parquet hold it, write the labels as pairs: 'labels: [[1, true], [0, false]]'"
+        )
 
     def _duplicate(self, frame: _Frame, key: str) -> None:
         seen = frame.keys[key]

@@ -65,7 +65,7 @@ def _replace(target: Path, write: Callable[[int], None]) -> None:
     The new file gets what a plain ``open()`` would give it, ``0o666`` less the umask,
     and an existing ``target`` keeps its mode and, where this process may set them,
     its owner and group."""
-    handle, temporary = _new_file_beside(target)
+    handle, temporary = new_file_beside(target)
     try:
         write(handle)
         _keep_what_target_has(temporary, target)
@@ -76,10 +76,13 @@ def _replace(target: Path, write: Callable[[int], None]) -> None:
         raise
 
 
-def _new_file_beside(target: Path) -> tuple[int, str]:
+def new_file_beside(target: Path) -> tuple[int, str]:
+    """A new empty file in ``target``'s folder, opened for writing (its descriptor) and its
+    path: mode ``0o666`` less the umask, as ``open()`` gives. Its name is short whatever
+    ``target``'s is, so any name the folder takes has room for it."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        name = str(target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp")
+        name = str(target.parent / f".rubric-{os.urandom(6).hex()}.tmp")
         try:
             return os.open(name, flags, 0o666), name  # the umask applies, as for open()
         except FileExistsError:
@@ -120,9 +123,42 @@ def path_problem(value: str, option: str, example: str) -> str | None:
             folder = folder.parent
         if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
             return f"cannot write {value}: {folder} is not a writable folder; choose a path you can write"
+        too_long = _too_long(folder, target)
+        if too_long is not None:
+            shown = value if len(value) <= 80 else f"{value[:60]}…"
+            return f"cannot write {shown!r}: {too_long}; choose a shorter path"
     except (OSError, ValueError) as exc:
         shown = value if len(value) <= 80 else f"{value[:60]}…"
         return f"cannot write {shown!r}: {os_reason(exc)}; choose another path"
+    return None
+
+
+#: The length of :func:`new_file_beside`'s names (``.rubric-`` 12 hex digits ``.tmp``).
+_TEMPORARY_NAME = 25
+
+
+def _too_long(folder: Path, target: Path) -> str | None:
+    """Why the names the write makes under the existing ``folder`` (the folders to be
+    made, ``target``, its temporary file beside it) are longer than the file system
+    takes, or ``None``."""
+    pathconf = getattr(os, "pathconf", None)
+    if pathconf is None:
+        return None  # no such limits to ask for (Windows): the write says what fails
+    try:
+        name_max = pathconf(folder, "PC_NAME_MAX")
+        path_max = pathconf(folder, "PC_PATH_MAX")
+    except (OSError, ValueError):
+        return None
+    for name in target.relative_to(folder).parts:
+        if name_max > 0 and len(os.fsencode(name)) > name_max:
+            return f"a name in it is longer than the {name_max} bytes its folder takes"
+    longest = (
+        len(os.fsencode(str(target.parent)))
+        + 1
+        + max(len(os.fsencode(target.name)), _TEMPORARY_NAME)
+    )
+    if path_max > 0 and longest >= path_max:
+        return f"it is longer than the {path_max - 1} bytes a path may have"
     return None
 
 

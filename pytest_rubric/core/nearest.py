@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 
@@ -12,9 +12,25 @@ CUTOFF = 0.6
 
 
 def nearest(name: str, known: Iterable[str]) -> str | None:
-    """The name in ``known`` nearest to ``name``, if one is close enough."""
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=CUTOFF)
+    """The name in ``known`` nearest to ``name``, if one is close enough: first one that
+    differs only in case (``ID`` for ``id``, which difflib finds not alike at all)."""
+    ordered = sorted(known)
+    folded = name.casefold()
+    same = [known_name for known_name in ordered if known_name.casefold() == folded]
+    if same:
+        return name if name in same else same[0]
+    close = difflib.get_close_matches(name, ordered, n=1, cutoff=CUTOFF)
     return close[0] if close else None
+
+
+def written_for(wanted: str, present: Iterable[object], known: Sequence[str]) -> str | None:
+    """The key of ``present`` (a mapping's keys) that was likely meant as the missing
+    ``wanted``: the first that is none of the ``known`` keys and is nearest to
+    ``wanted`` of them (``'titel'`` for ``title``, ``'ID'`` for ``id``)."""
+    for name in present:
+        if type(name) is str and name not in known and nearest(name, known) == wanted:
+            return name
+    return None
 
 
 def misspelt_keys(

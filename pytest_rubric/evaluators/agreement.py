@@ -23,7 +23,7 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.evaluator import RowLabel
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
-from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.nearest import nearest, written_for
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"
@@ -89,7 +89,7 @@ def tally_rows(
             break
         case_id = row.get("id", _ABSENT)
         if type(case_id) is not str:
-            identity = _id_problem(name(index), case_id)
+            identity = _id_problem(name(index), case_id, row)
             break
         # Blank only if every character is JavaScript whitespace: the first one decides
         # unless it is whitespace itself.
@@ -124,7 +124,7 @@ def tally_rows(
                 b_only += 1
                 keep(case_id)
                 continue
-        label = _label_problem(name(index), case_id, a, b)
+        label = _label_problem(name(index), case_id, a, b, row)
         about = RowLabel(index, "a" if type(a) is not bool else "b")
     if identity is not None:
         return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
@@ -279,21 +279,36 @@ def _row_name(index: int) -> str:
     return f"rows[{index}]"
 
 
-def _id_problem(row: str, case_id: object) -> str:
+#: The keys of a ledger row.
+ROW_KEYS = ("id", "a", "b")
+
+
+def _written_for(key: str, row: Mapping[object, object]) -> str:
+    """`` (the row has 'ID'; did you mean id?)`` when a key of ``row`` that is none of
+    :data:`ROW_KEYS` is nearest to the missing ``key``."""
+    meant = written_for(key, row, ROW_KEYS)
+    if meant is None:
+        return ""
+    return f" (the row has {escape_controls(repr(meant))}; did you mean {key}?)"
+
+
+def _id_problem(row: str, case_id: object, values: Mapping[object, object]) -> str:
     if case_id is _ABSENT:
-        return f"{row} has no id; every row needs a non-blank text id"
+        return f"{row} has no id{_written_for('id', values)}; every row needs a non-blank text id"
     message = f"{row}.id is {describe(case_id)}, not a string"
     if isinstance(case_id, (int, float)) and not is_bool(case_id):
         message += f"; quote it: id: '{case_id}'"
     return message
 
 
-def _label_problem(row: str, case_id: str, a: object, b: object) -> str:
+def _label_problem(
+    row: str, case_id: str, a: object, b: object, values: Mapping[object, object]
+) -> str:
     """Called when ``a`` or ``b`` is not a boolean: name the first that is not."""
     grader, value = ("a", a) if type(a) is not bool else ("b", b)
     if value is _ABSENT:
         return (
-            f"{row} (id {case_id!r}) has no label {grader}; "
+            f"{row} (id {case_id!r}) has no label {grader}{_written_for(grader, values)}; "
             f"a missing label is an evidence gap, not a guess"
         )
     return not_boolean(f"{row}.{grader} (id {case_id!r})", value)

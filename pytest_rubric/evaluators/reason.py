@@ -13,7 +13,7 @@ from typing import TypedDict, cast
 
 from pytest_rubric.core.errors import RubricConfigError, RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
-from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.nearest import written_for
 from pytest_rubric.evaluators._common import (
     Evidence,
     describe,
@@ -166,7 +166,9 @@ def _problem(record: Mapping[str, object], required: Sequence[str]) -> str | Non
         return _missing_or_wrong("fields", record, "a mapping of field Booleans")
     for name in required:
         if name not in fields:
-            return f"fields.{name} is missing; each required field needs a boolean"
+            meant = written_for(name, fields, required)
+            hint = "" if meant is None else f" (fields has {_shown(meant)}; did you mean {name}?)"
+            return f"fields.{name} is missing{hint}; each required field needs a boolean"
         if not is_bool(fields[name]):
             return not_boolean(f"fields.{name}", fields[name])
     if "pass" not in record:
@@ -205,11 +207,12 @@ INPUT_KEYS = ("fields", "pass", "reasons")
 def _written_as(key: str, record: Mapping[str, object]) -> str:
     """`` (the input has 'feilds'; did you mean fields?)`` when a key of ``record``
     that is none of :data:`INPUT_KEYS` is nearest to the missing ``key``."""
-    unknown = [name for name in record if isinstance(name, str) and name not in INPUT_KEYS]
-    for name in unknown:
-        if nearest(name, INPUT_KEYS) == key:
-            return f" (the input has {escape_controls(repr(name))}; did you mean {key}?)"
-    return ""
+    meant = written_for(key, record, INPUT_KEYS)
+    return "" if meant is None else f" (the input has {_shown(meant)}; did you mean {key}?)"
+
+
+def _shown(name: str) -> str:
+    return escape_controls(repr(name))
 
 
 def declared_codes(required: Sequence[str]) -> tuple[str, ...]:

@@ -269,6 +269,7 @@ class JudgementTally(_Judgements):
         self.done: set[str] = set()
         self.line = 1  # the header's
         self.differing: list[tuple[int, str]] = []
+        self.judged = 0  # judgements by a or b
 
     def block(self, body: str) -> LabelBlock | None:
         rows = body.count("\n")
@@ -300,6 +301,7 @@ class JudgementTally(_Judgements):
             if len(own) != count:
                 return None  # one grader judged one ID twice in the block
             judged.append(own)
+        self.judged += total
         if total != rows:
             self.ignored.update(g for g in graders if g != self.a and g != self.b)
         new_a, new_b = judged
@@ -345,8 +347,10 @@ class JudgementTally(_Judgements):
 
     def last_block(self) -> LabelBlock | None:
         """The disagreements, in the order of their first judgements, once every case is
-        complete; ``None`` while a case waits for its second judgement."""
-        if any(self.waiting):
+        complete; ``None`` while a case waits for its second judgement, and when only
+        other graders judged (the rows then say that the description matches no
+        judgement)."""
+        if any(self.waiting) or (self.ignored and not self.judged):
             return None
         ordered = [case_id for _, case_id in sorted(self.differing)]
         return LabelBlock([], (0, 0, 0, 0), ordered, checked=True, distinct=True)

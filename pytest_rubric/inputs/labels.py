@@ -4,9 +4,10 @@ label value means under it (exactly: no case folding, no trimming, ``true`` is n
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.jsonvalues import JSON, boolean_slip, describe, escape_controls, show
 
 Position = tuple[int, int]
 #: ``problem(position, message)``: report a problem of the block.
@@ -143,3 +144,67 @@ def label_lookup(labels: Labels) -> Callable[[object], bool | None]:
         return None
 
     return typed
+
+
+#: The other word of each pair of Boolean words, in lowercase.
+_PARTNERS = {"yes": "no", "y": "n", "on": "off", "true": "false"}
+_PARTNERS.update({other: word for word, other in list(_PARTNERS.items())})
+
+
+def outside_hint(labels: Labels, value: object) -> str | None:
+    """What to write for a label ``value`` outside the vocabulary when adding it to a
+    mapping of ``labels``, or rewriting the export, is the wrong advice: a number
+    against labels that are text (a mapping's keys are text: the pairs form reads
+    numbers), or, with no ``labels`` at all, a word the export writes for a Boolean
+    (``yes``, ``TRUE``, the number ``1``), which a ``labels:`` block reads as it is.
+    ``None`` for anything else."""
+    numeric = type(value) in (int, float)
+    if labels is None:
+        slip = boolean_slip(value)
+        if slip is None:
+            return None
+        meant = slip[0]
+        if numeric:
+            return "read the export's numbers with 'labels: [[1, true], [0, false]]' in its ledger: block"
+        assert isinstance(value, str)
+        word = value.strip()
+        other = _PARTNERS.get(word.lower(), "")
+        if word.isupper():
+            other = other.upper()
+        elif word[:1].isupper():
+            other = other.capitalize()
+        yes, no = (value, other) if meant else (other, value)
+        return (
+            "read the export's words as they are with "
+            f"'labels: {{{_quoted(yes)}: true, {_quoted(no)}: false}}' in its ledger: block"
+        )
+    if not numeric or any(type(label) is not str for label, _ in labels):
+        return None
+    pairs = []
+    for label, meaning in labels:
+        number = _number(str(label))
+        pairs.append(f"[{label if number is None else number}, {'true' if meaning else 'false'}]")
+    example = (
+        f"[{', '.join(pairs)}]"
+        if all(_number(str(label)) is not None for label, _ in labels)
+        else "[[1, true], [0, false]]"
+    )
+    return (
+        f"the export holds the number {show(value)}, and the words of a 'labels' mapping are "
+        "text: write the labels as pairs of values as the export holds them, e.g. "
+        f"'labels: {example}'"
+    )
+
+
+def _number(text: str) -> int | float | None:
+    """``text`` as the JSON number it writes, if it is one."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if type(value) in (int, float) else None
+
+
+def _quoted(word: str) -> str:
+    """``word`` as a single-quoted YAML scalar (read as text whatever it says)."""
+    return escape_controls("'" + word.replace("'", "''") + "'")

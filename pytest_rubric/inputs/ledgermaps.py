@@ -22,10 +22,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final, cast
 
-from pytest_rubric.core.jsonvalues import show
-from pytest_rubric.inputs.labels import label_lookup
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.inputs.labels import Labels, label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger
-from pytest_rubric.inputs.notes import Findings
+from pytest_rubric.inputs.notes import NO_GRADER, Findings, grader_shown, no_judgement_error
 
 ABSENT: Final = object()
 #: The keys of a ledger row; an export's own key of that name is not a review field.
@@ -59,6 +59,7 @@ def getter(path: KeyPath) -> Callable[[object], object]:
 
 def _meaning(
     lookup: Callable[[object], bool | None],
+    labels: Labels,
     notes: Findings,
     where: Callable[[], str],
     side: str,
@@ -73,8 +74,63 @@ def _meaning(
     if meaning is not None:
         return meaning
     if notes.outside is None:  # the first is named; where() is worded only for it
-        notes.label_outside(where(), side, case_id, value, index)
+        notes.label_outside(where(), side, case_id, value, index, outside_hint(labels, value))
     return value if isinstance(value, str) or type(value) in (dict, list) else None
+
+
+def _fields_of_both(
+    first: dict[str, object],
+    first_side: str,
+    second: dict[str, object],
+    second_side: str,
+    used: set[str],
+) -> dict[str, object]:
+    """The review fields of a case from both its judgements: a field both hold alike
+    (strict JSON equality: the text judged, its hash) once under its name; any other
+    under whose it is, ``a.KEY`` and ``b.KEY`` (each grader's rationale, session,
+    time), a's first. ``first`` holds the first judgement's fields (by ``first_side``),
+    ``second`` the second judgement as read."""
+    fields: dict[str, object] = {}
+    own: dict[str, object] = {}  # b's fields when a judged first, and the other way round
+    later = {key: item for key, item in second.items() if key not in used}
+    for key, item in first.items():
+        if key in later and json_equal(item, later[key]):
+            fields[key] = item
+            del later[key]
+            continue
+        mine = f"{first_side}.{key}"
+        if first_side == "a":
+            fields[mine] = item
+        else:
+            own[mine] = item
+        if key in later:
+            other = f"{second_side}.{key}"
+            if second_side == "a":
+                fields[other] = later.pop(key)
+            else:
+                own[other] = later.pop(key)
+    for key, item in later.items():
+        (fields if second_side == "a" else own)[f"{second_side}.{key}"] = item
+    fields.update(own)
+    return fields
+
+
+def _word_for_a_boolean(
+    notes: Findings,
+    where: Callable[[], str],
+    side: str,
+    case_id: object,
+    value: object,
+    index: int | None,
+) -> bool:
+    """With no ``labels``, note the first label the export writes as a word for a
+    Boolean (``yes``, ``TRUE``, ``1``), so the evidence suggests the ``labels:`` block
+    that reads it rather than a rewrite of the export; whether it is one."""
+    hint = outside_hint(None, value)
+    if hint is None:
+        return False
+    notes.label_outside(where(), side, case_id, value, index, hint)
+    return True
 
 
 def mapped_rows(
@@ -83,7 +139,8 @@ def mapped_rows(
     """The rows of a one-row-per-case export as ledger rows. ``where()`` names the row
     just read (for notes)."""
     get_id, get_a, get_b = getter(ledger.id), getter(ledger.a), getter(ledger.b)
-    lookup = label_lookup(ledger.labels)
+    labels = ledger.labels
+    lookup = label_lookup(labels)
     used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS}
     plain = ledger.labels is None
     for index, row in enumerate(rows):
@@ -98,9 +155,12 @@ def mapped_rows(
             value = get(row)
             if value is ABSENT:
                 continue
-            out[side] = (
-                value if plain else _meaning(lookup, notes, where, side, case_id, value, index)
-            )
+            if plain:
+                if type(value) is not bool and notes.outside is None:
+                    _word_for_a_boolean(notes, where, side, case_id, value, index)
+                out[side] = value
+            else:
+                out[side] = _meaning(lookup, labels, notes, where, side, case_id, value, index)
         for key, value in row.items():
             if key not in used:
                 out[key] = value
@@ -120,6 +180,7 @@ def paired_judgements(
     line: Callable[[], int],
     at_line: Callable[[int], None],
     find_lone: Callable[[], frozenset[str] | None] | None = None,
+    case_file: str = "",
 ) -> Iterator[object]:
     """The rows of a one-row-per-judgement export as one ledger row per case, in the order
     of each case's first judgement.
@@ -134,7 +195,11 @@ def paired_judgements(
       evaluator's identity rule refuses. So is an ID that is not text, at once.
     - A case only one grader judged is a row with one label (a missing label: an
       evidence gap, never a guess); so is a judgement whose label key is missing.
-    - Judgements by other graders are left out, and counted in the notes.
+    - Judgements by other graders are left out, and counted in the notes; when neither
+      a nor b judged anything although other graders did, the description matches no
+      judgement: :class:`~pytest_rubric.inputs.ledgerspec.LedgerError` (``case_file``
+      names the case file), raised once every judgement is read, never an empty ledger.
+    - A grader is matched under strict JSON equality: ``'7'`` is not ``7``.
 
     Memory follows the cases still waiting for their second judgement: a case's row is
     held from its first judgement until it and every case judged first before it are
@@ -146,7 +211,8 @@ def paired_judgements(
     assert ledger.grader is not None
     assert ledger.label is not None
     get_id, get_grader, get_label = getter(ledger.id), getter(ledger.grader), getter(ledger.label)
-    lookup = label_lookup(ledger.labels)
+    labels = ledger.labels
+    lookup = label_lookup(labels)
     a_name, b_name = ledger.a_name, ledger.b_name
     used = {ledger.id.parts[0], ledger.grader.parts[0], ledger.label.parts[0], *ROW_KEYS}
     plain = ledger.labels is None
@@ -158,6 +224,7 @@ def paired_judgements(
     lone: frozenset[str] = frozenset()
     asked = find_lone is None
     handed = 0  # rows handed over so far: the next one's index
+    by_a = by_b = 0  # judgements by a and by b
 
     def row_of(entry: list[object]) -> dict[str, object]:
         nonlocal handed
@@ -195,20 +262,33 @@ def paired_judgements(
             yield judgement  # not a mapping: the evaluator says so
             continue
         grader = get_grader(judgement)
-        if type(grader) is str and grader == a_name:
+        # Equal to a name (text or a number, never a Boolean): the same JSON value.
+        if grader == a_name and type(grader) is not bool:
             side, name, bit = 2, "a", 1
-        elif type(grader) is str and grader == b_name:
+            by_a += 1
+        elif grader == b_name and type(grader) is not bool:
             side, name, bit = 3, "b", 2
+            by_b += 1
         else:
-            ignored[_grader_name(grader)] += 1
+            shown = NO_GRADER if grader is ABSENT else grader_shown(grader)
+            if shown not in ignored:
+                if grader is ABSENT:
+                    notes.ungraded = (where(), judgement)
+                else:
+                    notes.graders[shown] = grader
+            ignored[shown] += 1
             continue
         case_id = get_id(judgement)
         value = get_label(judgement)
         outside = False
-        if value is not ABSENT and not plain:
+        if value is ABSENT:
+            pass
+        elif not plain:
             first = notes.outside is None
-            value = _meaning(lookup, notes, where, name, case_id, value, None)
+            value = _meaning(lookup, labels, notes, where, name, case_id, value, None)
             outside = first and notes.outside is not None
+        elif type(value) is not bool and notes.outside is None:
+            outside = _word_for_a_boolean(notes, where, name, case_id, value, None)
         entry = held.get(case_id) if type(case_id) is str else None
         if entry is None and type(case_id) is str and case_id not in done:
             fields = {key: item for key, item in judgement.items() if key not in used}
@@ -239,13 +319,13 @@ def paired_judgements(
             yield alone(case_id, name, value, outside)
             continue
         else:
+            first_side = "a" if entry[5] == 1 else "b"
             entry[side] = value
             entry[5] = 3
             entry[6] = entry[6] or outside
-            kept = cast(dict[str, object], entry[4])
-            for key, item in judgement.items():
-                if key not in used and key not in kept:
-                    kept[key] = item
+            entry[4] = _fields_of_both(
+                cast(dict[str, object], entry[4]), first_side, judgement, name, used
+            )
         while held:
             head = next(iter(held.values()))
             if head[5] != 3:
@@ -254,9 +334,7 @@ def paired_judgements(
             yield row_of(head)
     while held:
         yield row_of(held.popitem(last=False)[1])
-
-
-def _grader_name(value: object) -> str:
-    if value is ABSENT:
-        return "(no grader)"
-    return value if type(value) is str else show(value)
+    notes.judged = (by_a, by_b)
+    notes.names = (a_name, b_name)
+    if not by_a and not by_b and ignored:
+        raise no_judgement_error(ledger, notes, case_file)

@@ -105,42 +105,77 @@ class Ledger:
 
 def from_json(value: Any) -> Ledger:
     """The :class:`Ledger` :meth:`Ledger.to_json` wrote; ``TypeError`` or ``ValueError``
-    for anything else (the cache entry is then not used)."""
-
-    def path(item: Any) -> KeyPath | None:
-        if item is None:
-            return None
-        parts, (line, col), written = item
-        if not parts or not all(type(part) is str and part for part in parts):
-            raise ValueError("a key path of text parts")
-        if type(written) is not str or type(line) is not int or type(col) is not int:
-            raise TypeError("a key path's place")
-        return KeyPath(tuple(parts), (line, col), written)
-
-    def required(item: Any) -> KeyPath:
-        key = path(item)
-        if key is None:
-            raise TypeError("id, a and b are always given")
-        return key
-
-    labels = value["labels"]
-    graders = value["graders"]
-    line, col = value["labels_at"]
+    for anything else, every field's type checked (the cache entry is then not used: a
+    forged label that is a mapping must not reach the reading of the export)."""
+    if type(value) is not dict or set(value) != _FIELDS:
+        raise TypeError(f"a mapping of {', '.join(sorted(_FIELDS))}")
+    labels, graders = value["labels"], value["graders"]
+    if labels is not None and (
+        type(labels) is not list
+        or not all(type(pair) is list and len(pair) == 2 for pair in labels)
+    ):
+        raise TypeError("labels are pairs of a label and its meaning")
+    if graders is not None and (type(graders) is not list or len(graders) != 2):
+        raise TypeError("two graders' names")
     if type(value["per_judgement"]) is not bool:
         raise TypeError("per_judgement is a boolean")
     return Ledger(
-        id=required(value["id"]),
-        a=required(value["a"]),
-        b=required(value["b"]),
-        labels=None if labels is None else tuple((v, _boolean(m)) for v, m in labels),
+        id=_required_path(value["id"]),
+        a=_required_path(value["a"]),
+        b=_required_path(value["b"]),
+        labels=None if labels is None else tuple((_label(v), _boolean(m)) for v, m in labels),
         graders=None if graders is None else (_name(graders[0]), _name(graders[1])),
         per_judgement=value["per_judgement"],
-        grader=path(value["grader"]),
-        label=path(value["label"]),
-        a_name=value["a_name"],
-        b_name=value["b_name"],
-        labels_at=(int(line), int(col)),
+        grader=_path(value["grader"]),
+        label=_path(value["label"]),
+        a_name=_grader_value(value["a_name"]),
+        b_name=_grader_value(value["b_name"]),
+        labels_at=_place(value["labels_at"]),
     )
+
+
+#: The fields :meth:`Ledger.to_json` writes: every field of a :class:`Ledger`.
+_FIELDS = frozenset(Ledger.__dataclass_fields__)
+
+
+def _path(item: Any) -> KeyPath | None:
+    if item is None:
+        return None
+    if type(item) is not list or len(item) != 3 or type(item[0]) is not list:
+        raise TypeError("a key path: its parts, its place and how it was written")
+    parts, at, written = item
+    if not parts or not all(type(part) is str and part for part in parts):
+        raise ValueError("a key path of text parts")
+    if type(written) is not str:
+        raise TypeError("a key path as written is text")
+    return KeyPath(tuple(parts), _place(at), written)
+
+
+def _required_path(item: Any) -> KeyPath:
+    key = _path(item)
+    if key is None:
+        raise TypeError("id, a and b are always given")
+    return key
+
+
+def _place(value: Any) -> Position:
+    if type(value) is not list or len(value) != 2 or any(type(n) is not int for n in value):
+        raise TypeError("a line and a column")
+    return value[0], value[1]
+
+
+def _label(value: Any) -> JSON:
+    """A label as the export holds it: a JSON scalar, never a mapping or a list."""
+    if value is not None and type(value) not in (str, bool, int, float):
+        raise TypeError("a label is a JSON scalar")
+    return value  # type: ignore[no-any-return]
+
+
+def _grader_value(value: Any) -> JSON:
+    """A grader as the grader column holds it (or ``None``): text or a number."""
+    if value is not None and type(value) not in (str, int, float):
+        raise TypeError("a grader is text or a number")
+    return value  # type: ignore[no-any-return]
 
 
 def _boolean(value: Any) -> bool:
@@ -239,13 +274,23 @@ def read_ledger(
     if per_judgement:
         a_name, b_name = block.get("a"), block.get("b")
         for key, name in (("a", a_name), ("b", b_name)):
-            if key in block and (type(name) is not str or not name):
+            if key not in block or (type(name) is str and name):
+                continue
+            if type(name) in (int, float) and csv_like:
                 refuse(
                     value_at(key),
                     f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
-                    f"column writes it, not {describe(name)}; quote it if it is a number",
+                    f"column writes it, and every cell of a .csv ledger is text; write it "
+                    f"quoted ('{show(name)}')",
                 )
-        if type(a_name) is str and a_name == b_name:
+            elif type(name) not in (int, float):
+                refuse(
+                    value_at(key),
+                    f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                    f"column writes it, not {describe(name)}; write it as text, or as a "
+                    f"number where the export holds a number ('{key}: 7')",
+                )
+        if same_grader(a_name, b_name):
             refuse(value_at("b"), f"a and b name the same grader {a_name!r}; name two graders")
         a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
         b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
@@ -287,6 +332,15 @@ def read_ledger(
         b_name=b_name,
         labels_at=value_at("labels"),
     )
+
+
+def same_grader(first: object, second: object) -> bool:
+    """Whether two grader names are one under strict JSON equality: text equals only
+    text, a number only a number (``7`` is ``7.0``), never a Boolean."""
+    if type(first) is str or type(second) is str:
+        return type(first) is type(second) and first == second
+    numbers = (int, float)
+    return type(first) in numbers and type(second) in numbers and first == second
 
 
 def _key_path(
@@ -396,7 +450,7 @@ def header_problem(
     """The error for ledger ``key`` naming a column ``header`` lacks: the header, and the
     nearest name in it."""
     column = path.column
-    close = nearest(column, [name for name in header if isinstance(name, str)])
+    close = nearest(column, [name for name in header if isinstance(name, str) and name != column])
     hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
     shown = ", ".join(escape_controls(str(name)) for name in header) or "no columns"
     return LedgerError(

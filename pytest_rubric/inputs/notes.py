@@ -20,7 +20,40 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pytest_rubric.core.evaluator import Evidence, RowLabel
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.nearest import nearest
+from pytest_rubric.inputs.ledgerspec import Ledger, LedgerError
+
+#: How a judgement without a grader (its ``grader`` path leads nowhere) is counted.
+NO_GRADER = "(no grader)"
+
+
+def grader_shown(value: object) -> str:
+    """A grader as an export holds it, shown as data: text quoted and escaped as IDs
+    are (``'editor '``, ``'editor\\u200b'``), anything else as JSON (``7``)."""
+    if type(value) is str:
+        return escape_controls(repr(value))
+    return show(value)
+
+
+def nearest_grader(name: object, found: dict[str, object]) -> str | None:
+    """The grader among ``found`` (shown -> as held) most likely meant by ``name``, as a
+    suggestion: the same text held as a number (or a number held as text), a name
+    that holds it (Prodigy saves the session ``alice`` as ``dataset-alice``), or the
+    nearest text."""
+    text = name if type(name) is str else show(name)
+    for shown, held in found.items():
+        if type(held) in (int, float) and type(name) is str and show(held) == name:
+            return f"{shown} (a number there: write it unquoted, {show(held)})"
+        if type(held) is str and type(name) in (int, float) and held == text:
+            return f"{shown} (text there: write it quoted, '{held}')"
+    words = {held: shown for shown, held in found.items() if type(held) is str}
+    folded = text.casefold()
+    holding = sorted((held for held in words if folded and folded in held.casefold()), key=len)
+    if holding:
+        return words[holding[0]]
+    close = nearest(text, words)
+    return None if close is None else words[close]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +67,8 @@ class LabelOutside:
     case_id: object
     value: object
     index: int | None = None
+    #: What to write, where "add it to 'labels', or fix the row" is the wrong advice.
+    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +82,11 @@ class ReadNotes:
     outside: LabelOutside | None = None
     ignored: tuple[tuple[str, int], ...] = ()
     whole: bool = False
+    #: One row per judgement: how many judgements a and b each gave, their names as the
+    #: ledger writes them, and the other graders found (shown -> as held).
+    judged: tuple[int, int] | None = None
+    names: tuple[JSON, JSON] = (None, None)
+    graders: tuple[tuple[str, object], ...] = ()
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -56,10 +96,15 @@ class ReadNotes:
         shown = describe(outside.value)
         case_id = outside.case_id
         named = "" if type(case_id) is not str else f" (id {escape_controls(repr(case_id))})"
-        return (
+        head = (
             f"{outside.where}: the label of {outside.side}{named} is {shown}, which is not one "
-            f"of the ledger's labels: {self.vocabulary}; labels are compared exactly (no case "
-            "folding, no trimming): add it to 'labels' if the export means it, or fix the row"
+            f"of the ledger's labels: {self.vocabulary}"
+        )
+        if outside.hint is not None:
+            return f"{head}; {outside.hint}"
+        return (
+            f"{head}; labels are compared exactly (no case folding, no trimming): add it to "
+            "'labels' if the export means it, or fix the row"
         )
 
     def label(self) -> RowLabel | None:
@@ -70,16 +115,26 @@ class ReadNotes:
         return RowLabel(outside.index, outside.side)
 
     def facts(self) -> dict[str, JSON]:
-        """The judgements of other graders, counted, when the export was read whole."""
-        if not self.ignored or not self.whole:
+        """The judgements of other graders, counted, and a grader of a and b who judged
+        nothing, when the export was read whole."""
+        if not self.whole:
             return {}
-        total = sum(count for _, count in self.ignored)
-        by = ", ".join(f"{name} {count}" for name, count in self.ignored[:5])
-        if len(self.ignored) > 5:
-            by += f", and {len(self.ignored) - 5} more graders"
-        return {
-            "ignored judgements": f"{total} by graders other than a and b ({escape_controls(by)})"
-        }
+        facts: dict[str, JSON] = {}
+        if self.ignored:
+            total = sum(count for _, count in self.ignored)
+            by = ", ".join(f"{name} {count}" for name, count in self.ignored[:5])
+            if len(self.ignored) > 5:
+                by += f", and {len(self.ignored) - 5} more graders"
+            facts["ignored judgements"] = f"{total} by graders other than a and b ({by})"
+        if self.judged is not None and self.judged.count(0) == 1:
+            side = "a" if self.judged[0] == 0 else "b"
+            name = self.names[0 if side == "a" else 1]
+            meant = nearest_grader(name, dict(self.graders))
+            facts["judged nothing"] = (
+                f"{side} ({grader_shown(name)}): no judgement is by that grader"
+                + ("" if meant is None else f"; did you mean {meant}?")
+            )
+        return facts
 
     def applied_to(self, evidence: Evidence | None) -> Evidence | None:
         """``evidence`` with these notes: other graders' judgements among its facts, and a
@@ -105,18 +160,30 @@ class Findings:
     """The notes one pass takes as it reads (each pass its own: a second pass, to find a
     repeated ID's first place, takes its own and leaves the first's alone)."""
 
-    __slots__ = ("ignored", "outside", "whole")
+    __slots__ = ("graders", "ignored", "judged", "names", "outside", "ungraded", "whole")
 
     def __init__(self) -> None:
         self.outside: LabelOutside | None = None
         self.ignored: Counter[str] = Counter()
         self.whole = False
+        #: One row per judgement: see :class:`ReadNotes`; and the first judgement
+        #: without a grader, with where it is.
+        self.judged: tuple[int, int] | None = None
+        self.names: tuple[JSON, JSON] = (None, None)
+        self.graders: dict[str, object] = {}
+        self.ungraded: tuple[str, dict[str, object]] | None = None
 
     def label_outside(
-        self, where: str, side: str, case_id: object, value: object, index: int | None
+        self,
+        where: str,
+        side: str,
+        case_id: object,
+        value: object,
+        index: int | None,
+        hint: str | None = None,
     ) -> None:
         if self.outside is None:
-            self.outside = LabelOutside(where, side, case_id, value, index)
+            self.outside = LabelOutside(where, side, case_id, value, index, hint)
 
     def handed_over(self, index: int) -> None:
         """The row holding the first label outside the vocabulary is handed over as row
@@ -124,8 +191,83 @@ class Findings:
         outside = self.outside
         if outside is not None and outside.index is None:
             self.outside = LabelOutside(
-                outside.where, outside.side, outside.case_id, outside.value, index
+                outside.where, outside.side, outside.case_id, outside.value, index, outside.hint
             )
 
     def notes(self, vocabulary: str) -> ReadNotes:
-        return ReadNotes(vocabulary, self.outside, tuple(self.ignored.most_common()), self.whole)
+        return ReadNotes(
+            vocabulary,
+            self.outside,
+            tuple(self.ignored.most_common()),
+            self.whole,
+            self.judged,
+            self.names,
+            tuple(self.graders.items()),
+        )
+
+
+def no_judgement_error(ledger: Ledger, findings: Findings, case_file: str) -> LedgerError:
+    """The case's problem when neither a nor b judged anything although the export holds
+    judgements: the ledger would be empty, which would pass as an answer. Names the
+    graders found and the nearest to what was written; when no judgement has a grader at
+    all, what the ``grader`` path meets in the first judgement."""
+    assert ledger.grader is not None
+    ignored = findings.ignored
+    if findings.ungraded is not None and set(ignored) == {NO_GRADER}:
+        where, judgement = findings.ungraded
+        path = ledger.grader
+        return LedgerError(
+            f"{case_file}:{path.at[0]}:{path.at[1]}: ledger 'grader' is "
+            f"{escape_controls(repr(path.written))}, which finds no grader in any of the "
+            f"{sum(ignored.values())} judgements, so the ledger would be empty: "
+            f"{_path_break(path.parts, judgement, where)}"
+        )
+    found = ", ".join(
+        f"{name} ({count} judgement{'' if count == 1 else 's'})"
+        for name, count in ignored.most_common(10)
+    )
+    if len(ignored) > 10:
+        found += f", and {len(ignored) - 10} more"
+    meant = [
+        f"{side}: {close}"
+        for side, name in (("a", ledger.a_name), ("b", ledger.b_name))
+        if (close := nearest_grader(name, findings.graders)) is not None
+    ]
+    hint = f"; did you mean {' and '.join(meant)}?" if meant else "; name two of them"
+    return LedgerError(
+        f"{case_file}:{ledger.a.at[0]}:{ledger.a.at[1]}: no judgement is by a "
+        f"({grader_shown(ledger.a_name)}) or b ({grader_shown(ledger.b_name)}), so the ledger "
+        f"would be empty; graders are compared exactly as the export holds them, and the "
+        f"graders found are {found}{hint}"
+    )
+
+
+def _path_break(parts: tuple[str, ...], judgement: dict[str, object], where: str) -> str:
+    """Where the key path ``parts`` stops in ``judgement`` (read at ``where``), and what
+    to write instead."""
+    value: object = judgement
+    for depth, part in enumerate(parts):
+        reached = ".".join(parts[:depth])
+        if type(value) is list:
+            return (
+                f"{where} holds a list at {escape_controls(repr(reached))}, and a key path reads through "
+                "mappings only; name the key that holds each judgement's grader"
+            )
+        if type(value) is not dict:
+            return (
+                f"{where} holds {describe(value)} at {escape_controls(repr(reached))}, not a mapping; name the "
+                "key that holds each judgement's grader"
+            )
+        if part not in value:
+            keys = [key for key in value if isinstance(key, str)]
+            shown = ", ".join(escape_controls(repr(key)) for key in keys[:20]) or "no keys"
+            close = nearest(part, keys)
+            at = f" under {escape_controls(repr(reached))}" if reached else ""
+            hint = (
+                f"did you mean {escape_controls(repr(close))}?"
+                if close
+                else "name the key that holds each judgement's grader"
+            )
+            return f"{where} has no key {escape_controls(repr(part))}{at} (it has {shown}); {hint}"
+        value = value[part]
+    return f"{where} has no grader there"

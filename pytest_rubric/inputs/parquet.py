@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, overload
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.ledgerspec import Ledger, header_problem
+from pytest_rubric.inputs.ledgerspec import Ledger, LedgerError, header_problem
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -77,6 +77,17 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
     for key, path in paths:
         assert path is not None
         top = path.parts[0]
+        twice = _named_twice(schema, path.parts)
+        if twice is not None:
+            depth, count = twice
+            inside = "" if depth == 1 else f" in the struct {'.'.join(path.parts[: depth - 1])!r}"
+            raise LedgerError(
+                f"{reader.case_file}:{path.at[0]}:{path.at[1]}: ledger '{key}' names "
+                f"{escape_controls(repr(path.written))}, which is ambiguous: "
+                f"{reader.display}'s schema has {count} fields named "
+                f"{escape_controls(repr(path.parts[depth - 1]))}{escape_controls(inside)}, "
+                "and a key path cannot tell them apart"
+            )
         if top not in schema_names or not _leads_somewhere(schema.field(top).type, path.parts[1:]):
             raise header_problem(
                 reader.case_file, key, path, _paths(schema), reader.display, "schema"
@@ -84,6 +95,28 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
         if top not in columns:
             columns.append(top)
     return columns
+
+
+def _named_twice(schema: Any, parts: Sequence[str]) -> tuple[int, int] | None:
+    """The first name the key path meets more than once among the columns or a struct's
+    fields: how many parts lead to it (``1``: columns so named), and how many fields
+    it names; ``None`` if none."""
+    import pyarrow.types as types
+
+    fields = schema.get_all_field_indices(parts[0])
+    if len(fields) > 1:
+        return 1, len(fields)
+    if not fields:
+        return None
+    kind = schema.field(fields[0]).type
+    for depth, part in enumerate(parts[1:], start=2):
+        if not types.is_struct(kind):
+            return None
+        fields = kind.get_all_field_indices(part)
+        if len(fields) != 1:
+            return (depth, len(fields)) if fields else None
+        kind = kind.field(fields[0]).type
+    return None
 
 
 def _leads_somewhere(kind: Any, parts: Sequence[str]) -> bool:
@@ -175,15 +208,30 @@ def _first_bad_text(batch: Any) -> int:
 
 
 def _json(value: object) -> JSON:
-    """A Parquet value as JSON: a type JSON has no word for (a timestamp, bytes, a
-    decimal) becomes a mapping naming it, which is neither text nor a boolean."""
+    """A Parquet value as JSON: a map as a mapping (keys as text); a type JSON has no
+    word for (a timestamp, bytes, a decimal) becomes a mapping naming it, which is
+    neither text nor a boolean."""
     if value is None or type(value) in (str, bool, int, float):
         return value  # type: ignore[return-value]
     if type(value) is dict:
         return {str(key): _json(item) for key, item in value.items()}
     if type(value) is list:
+        if value and type(value[0]) is tuple:  # a map: Arrow gives its (key, value) pairs
+            return _map(value)
         return [_json(item) for item in value]
     return {"parquet value": type(value).__name__}
+
+
+def _map(pairs: list[tuple[object, object]]) -> JSON:
+    """A Parquet map as the mapping it is, so key paths reach into it; a map holding one
+    key twice names it, neither of its values being the one."""
+    out: dict[str, JSON] = {}
+    for key, item in pairs:
+        name = str(key)
+        if name in out:
+            return {"parquet value": f"a map holding the key {name!r} twice"}
+        out[name] = _json(item)
+    return out
 
 
 def parquet_label_blocks(source: InputFile) -> Iterator[LabelBlock | None]:

@@ -13,15 +13,21 @@ is not what it claims to be.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.inputs.wholejson import read_json, read_json_with_row_lines
+
+_Read = TypeVar("_Read")
 
 #: The formats that hold the whole input (a mapping), not ledger rows.
 WHOLE_INPUTS = (".json", ".json.gz")
@@ -35,15 +41,22 @@ class WholeInput:
 
     def mapping(self) -> dict[str, JSON]:
         """The input mapping."""
-        file = self.file
-        return read_json(file.path, file.display, gzipped=file.format.endswith(".gz"))
+        return self._read(read_json)
 
     def with_row_lines(self) -> tuple[dict[str, JSON], list[int]]:
         """The input mapping, and the line each item of its ``rows`` list starts on."""
+        return self._read(read_json_with_row_lines)
+
+    def _read(self, read: Callable[..., _Read]) -> _Read:
+        """What ``read`` makes of the file; whatever reading raises is the input's problem
+        (:class:`RubricInputError`), a library's own error or memory running out too."""
         file = self.file
-        return read_json_with_row_lines(
-            file.path, file.display, gzipped=file.format.endswith(".gz")
-        )
+        try:
+            return read(file.path, file.display, gzipped=file.format.endswith(".gz"))
+        except RubricInputError:
+            raise
+        except Exception as exc:
+            raise unreadable(file.display, exc) from None
 
 
 def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.csvrows import csv_rows
@@ -27,7 +28,7 @@ from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
-from pytest_rubric.inputs.textfiles import text_rows
+from pytest_rubric.inputs.textfiles import text_rows, unreadable
 
 #: Reads a file's rows as written: the file, the case file's name (for messages about
 #: its ``ledger:`` block), and the cursor the reading moves.
@@ -40,26 +41,52 @@ def _jsonl(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     def read(stream: TextIO) -> Iterator[JSON]:
         return jsonl_rows(stream, file.display, cursor)
 
-    return text_rows(file.path, file.display, file.format.endswith(".gz"), read)
+    return text_rows(
+        file.path, file.display, file.format.endswith(".gz"), read, _at_line(file, cursor)
+    )
 
 
 def _csv(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     def read(stream: TextIO) -> Iterator[JSON]:
         return csv_rows(stream, file.display, cursor, file.ledger, case_file)
 
-    return text_rows(file.path, file.display, file.format.endswith(".gz"), read)
+    return text_rows(
+        file.path, file.display, file.format.endswith(".gz"), read, _at_line(file, cursor)
+    )
+
+
+def _at_line(file: InputFile, cursor: Cursor) -> Callable[[], str]:
+    """Where a text file's reading is: the line being read, once there is one."""
+    return lambda: f"{file.display}:{cursor.position}" if cursor.position else file.display
 
 
 def _parquet(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     from pytest_rubric.inputs.parquet import parquet_rows  # pyarrow, when asked
 
-    return parquet_rows(file, case_file, cursor)
+    try:  # a batch is converted whole: the row at fault is this one or a later one
+        yield from parquet_rows(file, case_file, cursor)
+    except RubricInputError:
+        raise
+    except Exception as exc:  # pyarrow's own (a value Python has no type for, ...)
+        place = f"{file.display}, from #row {cursor.position + 1} on"
+        raise unreadable(place, exc) from None
 
 
 def _parquet_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
     from pytest_rubric.inputs.parquet import parquet_label_blocks
 
     return parquet_label_blocks(file)
+
+
+def _blocks_or_rows(blocks: Iterator[LabelBlock | None]) -> Iterator[LabelBlock | None]:
+    """``blocks``, or ``None`` where reading them fails in any way of its own: the rows
+    are then read one at a time, which names what is wrong and where."""
+    try:
+        yield from blocks
+    except RubricInputError:
+        raise
+    except Exception:
+        yield None
 
 
 #: The row source of each format of ledger rows, by its suffix without ``.gz``.
@@ -128,10 +155,17 @@ class FileRows:
                 def find_lone() -> frozenset[str] | None:
                     return lone_judgements(file)
 
-            rows = paired_judgements(raw, ledger, findings, here, line, at_line, find_lone)
+            rows = paired_judgements(
+                raw, ledger, findings, here, line, at_line, find_lone, self.case_file
+            )
         else:
             rows = mapped_rows(raw, ledger, findings, here)
-        yield from rows  # type: ignore[misc]
+        try:
+            yield from rows  # type: ignore[misc]
+        except RubricInputError:
+            raise
+        except Exception as exc:  # mapping a row the reader handed over
+            raise unreadable(here(), exc) from None
         findings.whole = True
 
     @property
@@ -162,7 +196,7 @@ class FileRows:
             return iter((None,))
         findings = Findings()
         self._passes.append(("blocks", findings))
-        return blocks(self.file, findings)
+        return _blocks_or_rows(blocks(self.file, findings))
 
     def notes(self) -> ReadNotes | None:
         """What the reading found, for an export read through a ``ledger:`` block: the

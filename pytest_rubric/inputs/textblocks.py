@@ -23,7 +23,7 @@ from pytest_rubric.inputs.blocks import (
 )
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.notes import Findings
+from pytest_rubric.inputs.notes import Findings, grader_shown
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import open_text, whole_lines
 
@@ -109,7 +109,9 @@ def _blocks(
                     ended.append(judgements)
                 last = judgements.last_block()  # None while a case waits: judged once
                 if last is not None:  # the blocks answer: their notes stand
-                    findings.ignored.update(judgements.ignored)
+                    findings.ignored.update(
+                        {grader_shown(name): n for name, n in judgements.ignored.items()}
+                    )
                     findings.whole = True
                 yield last
     except (UnicodeDecodeError, OSError, EOFError, zlib.error):

@@ -30,11 +30,37 @@ def open_text(path: Path, *, gzipped: bool) -> TextIO:
     return path.open(encoding="utf-8-sig", newline="")
 
 
+def unreadable(where: str, exc: BaseException) -> RubricInputError:
+    """What went wrong in the reading machinery (a library's own error, memory running
+    out) while reading an input at ``where``, as the input's problem: whatever reading
+    raises is never the evaluator's."""
+    if isinstance(exc, MemoryError):
+        return RubricInputError(
+            f"{where}: cannot be read: it needs more memory than there is; split it into "
+            "smaller files, or give the run more memory"
+        )
+    try:
+        why = f"{type(exc).__name__}: {exc}"
+    except Exception:  # a message that cannot be shown: its type says enough
+        why = type(exc).__name__
+    if len(why) > 300:
+        why = f"{why[:300]}…"
+    return RubricInputError(
+        f"{where}: cannot be read ({why}); check that the file is whole and as its "
+        "format says, and write it again if it is not"
+    )
+
+
 def text_rows(
-    path: Path, display: str, gzipped: bool, read: Callable[[TextIO], Iterator[JSON]]
+    path: Path,
+    display: str,
+    gzipped: bool,
+    read: Callable[[TextIO], Iterator[JSON]],
+    where: Callable[[], str],
 ) -> Iterator[JSON]:
     """The rows ``read`` finds in the text of ``path``, the file's own faults (not UTF-8,
-    not whole gzip, unreadable) raised as :class:`RubricInputError` naming it."""
+    not whole gzip, unreadable) raised as :class:`RubricInputError` naming it; anything
+    else reading raises too, naming the place ``where()`` gives."""
     try:
         with open_text(path, gzipped=gzipped) as stream:
             yield from read(stream)
@@ -52,6 +78,10 @@ def text_rows(
         ) from None
     except OSError as exc:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+    except RubricInputError:
+        raise
+    except Exception as exc:  # the reading machinery's own (memory, a library's error)
+        raise unreadable(where(), exc) from None
 
 
 def whole_lines(stream: TextIO) -> Iterator[str | None]:

@@ -13,6 +13,12 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
 
+#: A whole ``.json`` input longer than this many characters (a ``.json.gz``: once
+#: inflated) is refused, read no further: it is decoded whole, at many times its size in
+#: memory, and a small gzip'd file may inflate without end. A ledger that large is
+#: written as ``.jsonl``, read a row at a time (documented in docs/input-files.md).
+MAX_JSON_CHARS = 256 * 1024 * 1024
+
 
 def read_json(path: Path, display: str, *, gzipped: bool = False) -> dict[str, JSON]:
     """The whole input mapping from a ``.json`` (or gzip'd ``.json.gz``) file."""
@@ -72,13 +78,18 @@ def _row_offsets(text: str) -> list[int]:
 
 
 def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
+    limit = MAX_JSON_CHARS
     try:
         if gzipped:
             if path.stat().st_size == 0:  # gzip reads an empty file as empty text
                 raise gzip.BadGzipFile("the file is empty")
             with gzip.open(path, "rt", encoding="utf-8-sig") as stream:
-                return stream.read()
-        return path.read_text(encoding="utf-8-sig")
+                text = stream.read(limit + 1)  # inflated a chunk at a time, up to the cap
+        elif path.stat().st_size <= limit:  # a character takes a byte at least
+            return path.read_text(encoding="utf-8-sig")
+        else:
+            with path.open(encoding="utf-8-sig") as stream:
+                text = stream.read(limit + 1)
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise RubricInputError(
             f"{display}: not a whole gzip file ({exc}); write it with gzip, or name it "
@@ -86,6 +97,14 @@ def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
+    if len(text) > limit:
+        inflated = " once inflated" if gzipped else ""
+        raise RubricInputError(
+            f"{display}: longer than {limit:,} characters{inflated}, more than a whole "
+            ".json input may hold (it is decoded whole, in memory); write its rows as a "
+            ".jsonl ledger, one JSON object a line, which is read a row at a time"
+        )
+    return text
 
 
 def _decode_json(text: str, display: str) -> dict[str, JSON]:

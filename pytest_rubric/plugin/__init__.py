@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_rubric.casefiles.suffixes import is_case_file, near_miss
+from pytest_rubric.casefiles.suffixes import is_case_file, near_miss_at
 from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
     html_path,
@@ -121,6 +121,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_cmdline_main(config: pytest.Config) -> int | pytest.ExitCode | None:
+    if config.option.rubric_update_refusals and config.option.rubric_update is None:
+        raise pytest.UsageError(
+            "--rubric-update-refusals lets --rubric-update write answers that are refusals, "
+            "and writes nothing on its own; add --rubric-update=new or --rubric-update=all"
+        )
     if config.option.rubric_check:
         others = [
             name
@@ -219,7 +224,7 @@ def pytest_collect_file(
 
         watch_cases(parent.config)
         return RubricFile.from_parent(parent, path=file_path)
-    meant = near_miss(file_path.name)
+    meant = near_miss_at(file_path)
     if meant is not None:
         from pytest_rubric.plugin.nearmiss import NearMissFile
 

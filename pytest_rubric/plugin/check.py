@@ -9,11 +9,12 @@ are collected: no test module is imported. Exit 1 on problems, 0 when clean.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
-from pytest_rubric.casefiles.suffixes import is_case_file, near_miss
+from pytest_rubric.casefiles.suffixes import is_case_file, near_miss_at
 
 
 class CaseCheck:
@@ -23,12 +24,21 @@ class CaseCheck:
         self.root = root
         self.problems: list[str] = []
         self.files: set[str] = set()
+        #: Every item collected, before any plugin deselects some (pytest-split, a shard).
+        self.items: list[pytest.Item] = []
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_collection_modifyitems(
+        self, items: list[pytest.Item]
+    ) -> Generator[None, None, None]:
+        self.items = list(items)
+        return (yield)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
         if collection_path.is_dir() or is_case_file(collection_path):
             return None
-        if near_miss(collection_path.name) is not None:
+        if near_miss_at(collection_path) is not None:
             return None  # its collection says it is not collected: a problem here
         return True  # a check reads case files only: no test module is imported
 
@@ -39,7 +49,7 @@ class CaseCheck:
         named = is_case_file(Path(path))
         if named:
             self.files.add(path)
-        if report.failed and (named or near_miss(Path(path).name) is not None):
+        if report.failed and (named or near_miss_at(self.root / path) is not None):
             self.problems.append(str(report.longrepr).strip())
 
 
@@ -48,10 +58,15 @@ def prepare(config: pytest.Config) -> None:
     only start to do nothing), checks every case (``-k``, ``-m`` and ``-x`` are for runs),
     and of the paths given it reads directories and case files only (pytest collects a file given by name whatever the hooks say, so a test
     module named there would be imported)."""
-    # Every case of the files given is checked: no -k or -m narrows it, no -x stops it.
+    # Every case of the files given is checked: no -k, -m, --deselect, --lf or --sw
+    # narrows it, no -x stops it.
     config.option.keyword = ""
     config.option.markexpr = ""
     config.option.maxfail = 0
+    config.option.deselect = []
+    for name in ("lf", "stepwise", "stepwise_skip", "stepwise_reset"):
+        if getattr(config.option, name, None):  # absent with -p no:cacheprovider
+            setattr(config.option, name, False)
     if getattr(config.option, "dist", None) is not None:
         config.option.dist = "no"
     if getattr(config.option, "numprocesses", None) is not None:
@@ -70,7 +85,7 @@ def _checked(config: pytest.Config, arg: str) -> bool:
     path = Path(config.invocation_params.dir, arg.partition("::")[0])
     if not path.is_file():
         return True  # a directory, or a path pytest will say is not found
-    return is_case_file(path) or near_miss(path.name) is not None
+    return is_case_file(path) or near_miss_at(path) is not None
 
 
 def _place(problem: str) -> tuple[str, int, int]:
@@ -82,6 +97,7 @@ def _place(problem: str) -> tuple[str, int, int]:
 def run_check(config: pytest.Config, session: pytest.Session) -> int:
     from pytest_rubric.core.jsonvalues import escape_controls
     from pytest_rubric.core.schemacheck import answer_problems
+    from pytest_rubric.plugin.checkanswers import AnswerPlaces, placed
     from pytest_rubric.plugin.items import RubricItem
     from pytest_rubric.reports.schema import widened
 
@@ -93,7 +109,8 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
     check = CaseCheck(config.rootpath)
     config.pluginmanager.register(check, "rubric-check")
     session.perform_collect()
-    cases = [item for item in session.items if isinstance(item, RubricItem)]
+    cases = [item for item in check.items or session.items if isinstance(item, RubricItem)]
+    places: dict[Path, AnswerPlaces] = {}
     for item in cases:
         case = item.case
         if case.problems:
@@ -109,9 +126,14 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
             if not isinstance(wide, dict):
                 continue
             schema = wide
-        at = f"{item.display}:{case.line}:{case.place.col}"
-        for problem in answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers"):
-            check.problems.append(f"{at}: case {case.name!r}: {problem}")
+        problems = answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers")
+        if not problems:
+            continue
+        if item.path not in places:
+            places[item.path] = AnswerPlaces(item.path)
+        for at, words in placed(problems, case.expected, places[item.path], case.index):
+            line, col = at or (case.line, case.place.col)
+            check.problems.append(f"{item.display}:{line}:{col}: case {case.name!r}: {words}")
     check.problems.sort(key=_place)
     for problem in check.problems:
         writer.line(escape_controls(problem, keep_newlines=True))

@@ -18,7 +18,8 @@ from pytest_rubric.core.jsonvalues import escape_controls
 
 
 class NearMissError(Exception):
-    """A near miss under ``--rubric-check``: a problem of the file, at ``path:1:1``."""
+    """A near miss under ``--rubric-check``, or where a filter makes its warning an error:
+    a problem of the file, at ``path:1:1``."""
 
 
 class NearMissFile(pytest.File):
@@ -36,8 +37,17 @@ class NearMissFile(pytest.File):
         )
         if self.config.option.rubric_check:
             raise NearMissError(f"{escape_controls(self.nodeid)}:1:1: {message}")
-        # At the file's first line, as pytest names it in its warnings summary.
-        warnings.warn_explicit(self.warning(message), None, os.fspath(self.path), 1)
+        try:
+            # At the file's first line, as pytest names it in its warnings summary.
+            warnings.warn_explicit(self.warning(message), None, os.fspath(self.path), 1)
+        except self.warning:
+            # A filter made the warning an error: this file's collection error, in one
+            # line (pytest carries on collecting the rest), with the way to keep the name.
+            raise NearMissError(
+                f"{escape_controls(self.nodeid)}:1:1: {self.warning.__name__}: {message}; or, "
+                f"if it holds no cases, keep its name and filter the warning: "
+                f"filterwarnings = ignore::{self.warning.__module__}.{self.warning.__name__}"
+            ) from None
         return []
 
     def repr_failure(  # type: ignore[override]  # as pytest's own Collector does

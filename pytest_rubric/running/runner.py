@@ -37,6 +37,7 @@ from pytest_rubric.inputs.ledgerspec import LedgerError
 from pytest_rubric.inputs.notes import ReadNotes
 from pytest_rubric.inputs.reading import WholeInput, open_input
 from pytest_rubric.inputs.rows import FileRows
+from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
@@ -201,7 +202,10 @@ class _Asking:
                 pair = call("stream", stream, opened, opened.where)
                 self.notes = opened.notes()
                 return call.checked(*call.pair("stream", pair), "stream")
-            data = {"rows": list(opened)}
+            try:
+                data = {"rows": list(opened)}
+            except MemoryError as exc:  # the rows, read whole for ``evaluate``, do not fit
+                raise unreadable(opened.display, exc) from None
             self.notes = opened.notes()
         elif isinstance(opened, WholeInput):
             data = opened.mapping()

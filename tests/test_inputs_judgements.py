@@ -1,0 +1,502 @@
+"""One row per judgement, and the words reading an export finds: a description that
+matches no judgement, grader names as the export holds them, each grader's review
+fields, label hints that never ask to edit the export; Parquet maps and ambiguous
+struct fields."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.evaluators.builtin import AGREEMENT
+from pytest_rubric.running.outcome import CaseOutcome
+from pytest_rubric.running.runner import run_case
+
+
+def run_export(folder: Path, name: str, content: str | bytes, ledger: str) -> CaseOutcome:
+    """The outcome of one agreement case reading ``name`` as ``ledger`` describes it,
+    with its rows for review kept."""
+    target = folder / name
+    if isinstance(content, bytes):
+        target.write_bytes(content)
+    else:
+        target.write_text(content, encoding="utf-8", newline="")
+    (folder / "c.rubric.yaml").write_text(
+        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n"
+        f"    ledger: {ledger}\n    expected: {{}}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_case_file(folder / "c.rubric.yaml", "c.rubric.yaml", root=folder).cases
+    return run_case(
+        case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000, review_at=name
+    )
+
+
+def problems_of(folder: Path, ledger: str, name: str = "e.jsonl") -> list[str]:
+    """The problems of a case whose ``ledger:`` block is ``ledger`` (found when loading)."""
+    (folder / "c.rubric.yaml").write_text(
+        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n"
+        f"    ledger: {ledger}\n    expected: {{}}\n",
+        encoding="utf-8",
+    )
+    (folder / name).write_text("", encoding="utf-8")
+    (case,) = load_case_file(folder / "c.rubric.yaml", "c.rubric.yaml", root=folder).cases
+    return [str(problem) for problem in case.problems]
+
+
+def prodigy(judgements: list[tuple[str, Any, str]], **extra: Any) -> str:
+    """JSONL as Prodigy's ``db-out`` writes a multi-user session: one line per judgement,
+    ``_annotator_id`` and ``_session_id`` ``<dataset>-<session>``."""
+    lines = []
+    for n, (example, who, answer) in enumerate(judgements):
+        task = {
+            "text": f"Headline {example}",
+            "meta": {"source": "wire"},
+            "_input_hash": -1_234_567 + int(example.rpartition("-")[2]),
+            "_task_hash": 987_654 + n,
+            "label": "CLICKBAIT",
+            "_view_id": "classification",
+            "example_id": example,
+            "answer": answer,
+            "_timestamp": 1_700_000_000 + n,
+            "_annotator_id": who,
+            "_session_id": who,
+            **extra,
+        }
+        lines.append(json.dumps(task) + "\n")
+    return "".join(lines)
+
+
+PAIRS = [
+    ("hl-1", "accept", "accept"),
+    ("hl-2", "reject", "accept"),
+    ("hl-3", "reject", "reject"),
+]
+
+
+def sessions(a: Any, b: Any) -> list[tuple[str, Any, str]]:
+    return [(i, a, x) for i, x, _ in PAIRS] + [(i, b, y) for i, _, y in PAIRS]
+
+
+PRODIGY = (
+    "{{rows: per-judgement, id: example_id, grader: {grader}, label: answer, "
+    "a: {a}, b: {b}, labels: {{accept: true, reject: false}}}}"
+)
+
+
+def case_error(outcome: CaseOutcome) -> str:
+    assert not outcome.evaluated, (outcome.actual, outcome.evidence)
+    (problem,) = outcome.problems
+    return problem
+
+
+# -- 1. a description that matches no judgement -----------------------------------------------
+
+
+def test_session_names_where_prodigy_saves_dataset_session_are_a_case_error_naming_them(
+    tmp_path: Path,
+) -> None:
+    export = prodigy(sessions("headline_check-alice", "headline_check-bob"))
+    outcome = run_export(
+        tmp_path, "db-out.jsonl", export, PRODIGY.format(grader="_annotator_id", a="alice", b="bob")
+    )
+    problem = case_error(outcome)
+    assert problem.startswith("c.rubric.yaml:5:")
+    assert "no judgement is by a ('alice') or b ('bob'), so the ledger would be empty" in problem
+    assert "'headline_check-alice' (3 judgements), 'headline_check-bob' (3 judgements)" in problem
+    assert problem.endswith("did you mean a: 'headline_check-alice' and b: 'headline_check-bob'?")
+    # Written as the export holds them, the same export answers.
+    right = run_export(
+        tmp_path,
+        "db-out.jsonl",
+        export,
+        PRODIGY.format(grader="_annotator_id", a="headline_check-alice", b="headline_check-bob"),
+    )
+    assert right.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 1, "aOnly": 0, "bOnly": 1},
+        "agreement": 2,
+        "total": 3,
+        "disagreements": ["hl-2"],
+    }
+
+
+def test_a_misspelt_grader_key_is_a_case_error_naming_the_nearest_key(tmp_path: Path) -> None:
+    export = prodigy(sessions("headline_check-alice", "headline_check-bob"))
+    outcome = run_export(
+        tmp_path,
+        "db-out.jsonl",
+        export,
+        PRODIGY.format(grader="_annotator", a="headline_check-alice", b="headline_check-bob"),
+    )
+    problem = case_error(outcome)
+    assert problem.startswith(
+        "c.rubric.yaml:5:59: ledger 'grader' is '_annotator', which finds no grader in any of "
+        "the 6 judgements, so the ledger would be empty: db-out.jsonl:1 has no key '_annotator' "
+    )
+    assert problem.endswith("did you mean '_annotator_id'?")
+
+
+def test_a_grader_path_into_a_list_is_a_case_error_saying_so(tmp_path: Path) -> None:
+    rows = "".join(
+        json.dumps({"id": i, "by": [{"name": who}], "v": v}) + "\n"
+        for i, who, v in [("x1", "al", True), ("x1", "bo", True)]
+    )
+    outcome = run_export(
+        tmp_path, "e.jsonl", rows, "{rows: per-judgement, grader: by.name, label: v, a: al, b: bo}"
+    )
+    problem = case_error(outcome)
+    assert (
+        "ledger 'grader' is 'by.name', which finds no grader in any of the 2 judgements" in problem
+    )
+    assert "e.jsonl:1 holds a list at 'by', and a key path reads through mappings only" in problem
+
+
+def test_numeric_grader_ids_are_matched_as_numbers_and_text_is_told_it_is_a_number(
+    tmp_path: Path,
+) -> None:
+    export = prodigy(sessions(7, 8))
+    text = run_export(
+        tmp_path, "e.jsonl", export, PRODIGY.format(grader="_annotator_id", a="'7'", b="'8'")
+    )
+    problem = case_error(text)
+    assert "no judgement is by a ('7') or b ('8')" in problem
+    assert "the graders found are 7 (3 judgements), 8 (3 judgements)" in problem
+    assert problem.endswith(
+        "did you mean a: 7 (a number there: write it unquoted, 7) and "
+        "b: 8 (a number there: write it unquoted, 8)?"
+    )
+    number = run_export(
+        tmp_path, "e.jsonl", export, PRODIGY.format(grader="_annotator_id", a="7", b="8.0")
+    )
+    assert number.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 1, "aOnly": 0, "bOnly": 1},
+        "agreement": 2,
+        "total": 3,
+        "disagreements": ["hl-2"],
+    }
+
+
+def test_a_number_as_a_grader_of_a_csv_export_is_told_to_quote_it(tmp_path: Path) -> None:
+    (problem,) = problems_of(
+        tmp_path, "{rows: per-judgement, grader: g, label: v, a: 7, b: '8'}", "e.csv"
+    )
+    assert problem.endswith(
+        "with 'rows: per-judgement', 'a' is a grader's name as the grader column writes it, "
+        "and every cell of a .csv ledger is text; write it quoted ('7')"
+    )
+    assert problems_of(tmp_path, "{rows: per-judgement, grader: g, label: v, a: 7, b: 7.0}") == [
+        "c.rubric.yaml:5:65: a and b name the same grader 7; name two graders"
+    ]
+
+
+@pytest.mark.parametrize("body", ["plain", "quoted"], ids=["blocks", "rows"])
+def test_a_long_csv_by_other_graders_only_is_a_case_error_on_blocks_and_rows_alike(
+    tmp_path: Path, body: str
+) -> None:
+    lines = "".join(
+        f"hl-{n},{who},{'ok' if n % 2 else 'no'}\n"
+        for n in range(1, 40)
+        for who in ("headline_check-alice", "headline_check-bob")
+    )
+    if body == "quoted":
+        lines = lines.replace("hl-1,", '"hl-1",', 1)
+    outcome = run_export(
+        tmp_path,
+        "e.csv",
+        "i,g,v\n" + lines,
+        "{rows: per-judgement, id: i, grader: g, label: v, a: alice, b: bob, "
+        "labels: {ok: true, no: false}}",
+    )
+    problem = case_error(outcome)
+    assert "no judgement is by a ('alice') or b ('bob'), so the ledger would be empty" in problem
+    assert problem.endswith("did you mean a: 'headline_check-alice' and b: 'headline_check-bob'?")
+
+
+def test_one_grader_who_judged_nothing_is_said_among_the_facts(tmp_path: Path) -> None:
+    export = prodigy(sessions("headline_check-alice", "headline_check-bobby"))
+    outcome = run_export(
+        tmp_path,
+        "db-out.jsonl",
+        export,
+        PRODIGY.format(grader="_annotator_id", a="headline_check-alice", b="headline_check-bob"),
+    )
+    assert outcome.actual == {"error": "review-label"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["judged nothing"] == (
+        "b ('headline_check-bob'): no judgement is by that grader; "
+        "did you mean 'headline_check-bobby'?"
+    )
+    assert outcome.evidence.facts["ignored judgements"] == (
+        "3 by graders other than a and b ('headline_check-bobby' 3)"
+    )
+
+
+def test_an_export_with_no_judgement_at_all_is_an_empty_ledger(tmp_path: Path) -> None:
+    outcome = run_export(
+        tmp_path, "e.jsonl", "", PRODIGY.format(grader="_annotator_id", a="al", b="bo")
+    )
+    assert outcome.actual == {
+        "matrix": {"bothPass": 0, "bothFail": 0, "aOnly": 0, "bOnly": 0},
+        "agreement": 0,
+        "total": 0,
+        "disagreements": [],
+    }
+
+
+# -- 3. and 16. Parquet: maps, and a name two fields hold ---------------------------------------
+
+
+def write_parquet(path: Path, columns: dict[str, Any]) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    parquet.write_table(pyarrow.table(columns), path)
+
+
+def test_a_key_path_into_a_parquet_map_reads_the_value_the_map_holds(tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    labels = pyarrow.array(
+        [
+            [("judge", "PASS"), ("editor", "PASS")],
+            [("editor", "FAIL"), ("judge", "PASS")],
+            [("judge", "FAIL"), ("editor", "FAIL")],
+        ],
+        type=pyarrow.map_(pyarrow.string(), pyarrow.string()),
+    )
+    write_parquet(tmp_path / "e.parquet", {"task_id": ["hl-1", "hl-2", "hl-3"], "labels": labels})
+    outcome = run_export(
+        tmp_path,
+        "e.parquet",
+        (tmp_path / "e.parquet").read_bytes(),
+        "{id: task_id, a: labels.judge, b: labels.editor, labels: {PASS: true, FAIL: false}}",
+    )
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 1, "aOnly": 1, "bOnly": 0},
+        "agreement": 2,
+        "total": 3,
+        "disagreements": ["hl-2"],
+    }
+
+
+def test_a_parquet_map_holding_a_key_twice_is_not_read_as_either_value(tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    labels = pyarrow.array(
+        [[("judge", "PASS"), ("judge", "FAIL"), ("editor", "PASS")]],
+        type=pyarrow.map_(pyarrow.string(), pyarrow.string()),
+    )
+    write_parquet(tmp_path / "e.parquet", {"task_id": ["hl-1"], "labels": labels})
+    outcome = run_export(
+        tmp_path,
+        "e.parquet",
+        (tmp_path / "e.parquet").read_bytes(),
+        "{id: task_id, a: labels.judge, b: labels.editor, labels: {PASS: true, FAIL: false}}",
+    )
+    assert outcome.actual == {"error": "review-label"}
+
+
+def test_a_parquet_struct_with_two_fields_of_one_name_is_an_ambiguous_path(tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    task = pyarrow.StructArray.from_arrays(
+        [pyarrow.array(["hl-1"]), pyarrow.array(["hl-9"])], names=["id", "id"]
+    )
+    write_parquet(tmp_path / "e.parquet", {"task": task, "a": [True], "b": [False]})
+    outcome = run_export(
+        tmp_path, "e.parquet", (tmp_path / "e.parquet").read_bytes(), "{id: task.id}"
+    )
+    assert case_error(outcome) == (
+        "c.rubric.yaml:5:18: ledger 'id' names 'task.id', which is ambiguous: e.parquet's "
+        "schema has 2 fields named 'id' in the struct 'task', and a key path cannot tell "
+        "them apart"
+    )
+
+
+# -- 13. and 14. label hints that lead somewhere ---------------------------------------------
+
+
+def test_a_number_as_a_labels_key_is_told_the_pairs_form(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "{labels: {1: true, '0': false}}") == [
+        "c.rubric.yaml:5:23: mapping key 1 is not a string; quote it ('1') to use it as a key "
+        "if the export writes it as text (a CSV cell); for the number, as JSON and Parquet "
+        "hold it, write the labels as pairs: 'labels: [[1, true], [0, false]]'"
+    ]
+
+
+def test_a_number_against_text_labels_is_told_the_pairs_form_not_to_add_it(
+    tmp_path: Path,
+) -> None:
+    outcome = run_export(
+        tmp_path,
+        "e.jsonl",
+        '{"id": "x1", "a": 1, "b": 0}\n',
+        "{labels: {'1': true, '0': false}}",
+    )
+    assert outcome.actual == {"error": "review-label"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem == (
+        "e.jsonl:1: the label of a (id 'x1') is 1 (a number), which is not one of the "
+        'ledger\'s labels: "1" (true), "0" (false); the export holds the number 1, and the '
+        "words of a 'labels' mapping are text: write the labels as pairs of values as the "
+        "export holds them, e.g. 'labels: [[1, true], [0, false]]'"
+    )
+    fixed = run_export(
+        tmp_path, "e.jsonl", '{"id": "x1", "a": 1, "b": 0}\n', "{labels: [[1, true], [0, false]]}"
+    )
+    assert fixed.actual == {
+        "matrix": {"bothPass": 0, "bothFail": 0, "aOnly": 1, "bOnly": 0},
+        "agreement": 0,
+        "total": 1,
+        "disagreements": ["x1"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "ledger", "block"),
+    [
+        ("e.csv", "k,j,e\nx1,yes,no\n", "{id: k, a: j, b: e}", "{'yes': true, 'no': false}"),
+        ("e.csv", "k,j,e\nx1,NO,YES\n", "{id: k, a: j, b: e}", "{'YES': true, 'NO': false}"),
+        (
+            "e.csv",
+            "k,j,e\nx1,True,False\n",
+            "{id: k, a: j, b: e}",
+            "{'True': true, 'False': false}",
+        ),
+        (
+            "e.jsonl",
+            '{"i": "x1", "g": "al", "v": "on"}\n{"i": "x1", "g": "bo", "v": "off"}\n',
+            "{rows: per-judgement, id: i, grader: g, label: v, a: al, b: bo}",
+            "{'on': true, 'off': false}",
+        ),
+        ("e.jsonl", '{"id": "x1", "a": 1, "b": 0}\n', "{id: id}", "[[1, true], [0, false]]"),
+    ],
+    ids=["yes", "upper-no", "python-csv", "per-judgement", "number"],
+)
+def test_a_word_for_a_boolean_in_an_export_suggests_the_labels_block_not_an_edit(
+    tmp_path: Path, name: str, content: str, ledger: str, block: str
+) -> None:
+    outcome = run_export(tmp_path, name, content, ledger)
+    assert outcome.actual == {"error": "review-label"}
+    assert outcome.evidence is not None
+    problem = outcome.evidence.problem
+    assert problem is not None
+    assert problem.endswith(f"with 'labels: {block}' in its ledger: block"), problem
+    assert "YAML 1.1" not in problem
+    assert "write true" not in problem
+    assert "write false" not in problem
+
+
+def test_a_word_for_a_boolean_in_a_plain_ledger_keeps_the_yaml_hint(tmp_path: Path) -> None:
+    outcome = run_export(tmp_path, "e.csv", "id,a,b\nx1,yes,true\n", "{id: id}")
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem is not None
+    assert "labels: {'yes': true, 'no': false}" in outcome.evidence.problem
+    (tmp_path / "c.rubric.yaml").write_text(
+        "evaluator: agreement\ncases:\n  - id: x\n    input_file: e.csv\n    expected: {}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
+    plain = run_case(case, AGREEMENT, path="c.rubric.yaml", source="")
+    assert plain.evidence is not None
+    assert plain.evidence.problem == (
+        "e.csv:2 rows[0].a (id 'x1') is \"yes\" (a string), not a boolean; YAML 1.1 readers "
+        "take yes as a boolean, but here it is text: write true"
+    )
+
+
+# -- 17. and 18. data kept for review, and names shown as data -------------------------------
+
+
+def test_each_graders_own_review_fields_are_kept_and_said_to_be_whose(tmp_path: Path) -> None:
+    judgements = [
+        ("hl-1", "headline_check-bob", "accept", "clear", 4),
+        ("hl-1", "headline_check-alice", "reject", "bait", 2),
+        ("hl-2", "headline_check-alice", "accept", "fine", 3),
+        ("hl-2", "headline_check-bob", "accept", "fine", 3),
+    ]
+    export = "".join(
+        json.dumps(
+            {
+                "text": f"Headline {i}",
+                "_input_hash": 17,
+                "example_id": i,
+                "_annotator_id": who,
+                "answer": answer,
+                "rationale": why,
+                "minutes": minutes,
+            }
+        )
+        + "\n"
+        for i, who, answer, why, minutes in judgements
+    )
+    outcome = run_export(
+        tmp_path,
+        "db-out.jsonl",
+        export,
+        PRODIGY.format(grader="_annotator_id", a="headline_check-alice", b="headline_check-bob"),
+    )
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 0, "bOnly": 1},
+        "agreement": 1,
+        "total": 2,
+        "disagreements": ["hl-1"],
+    }
+    assert outcome.review is not None
+    (row,) = outcome.review["rows"]
+    assert isinstance(row, dict)
+    assert row["fields"] == {
+        "text": "Headline hl-1",
+        "_input_hash": 17,
+        "a.rationale": "bait",
+        "a.minutes": 2,
+        "b.rationale": "clear",
+        "b.minutes": 4,
+    }
+    assert list(row["fields"]) == [
+        "text",
+        "_input_hash",
+        "a.rationale",
+        "a.minutes",
+        "b.rationale",
+        "b.minutes",
+    ]
+
+
+def test_other_graders_are_listed_quoted_and_escaped_as_ids_are(tmp_path: Path) -> None:
+    export = prodigy(
+        [
+            ("hl-1", "editor", "accept"),
+            ("hl-1", "judge", "accept"),
+            ("hl-1", "editor ", "reject"),
+            ("hl-1", "editor\u200b", "reject"),
+            ("hl-1", 7, "reject"),
+            ("hl-1", "7", "reject"),
+        ]
+    )
+    outcome = run_export(
+        tmp_path, "e.jsonl", export, PRODIGY.format(grader="_annotator_id", a="judge", b="editor")
+    )
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["ignored judgements"] == (
+        "4 by graders other than a and b ('editor ' 1, 'editor\\u200b' 1, 7 1, '7' 1)"
+    )
+
+
+@pytest.mark.parametrize("quote", ["", '"'], ids=["blocks", "rows"])
+def test_other_graders_of_a_long_csv_are_quoted_on_blocks_and_rows_alike(
+    tmp_path: Path, quote: str
+) -> None:
+    lines = "".join(f"hl-{n},al,ok\nhl-{n},bo,no\nhl-{n},editor ,ok\n" for n in range(1, 30))
+    outcome = run_export(
+        tmp_path,
+        "e.csv",
+        "i,g,v\n" + lines.replace("hl-1,", f"{quote}hl-1{quote},", 1),
+        "{rows: per-judgement, id: i, grader: g, label: v, a: al, b: bo, "
+        "labels: {ok: true, no: false}}",
+    )
+    assert outcome.actual is not None
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["ignored judgements"] == (
+        "29 by graders other than a and b ('editor ' 29)"
+    )
