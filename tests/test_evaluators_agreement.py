@@ -300,3 +300,12 @@ def test_the_review_reads_its_own_copy_of_the_input(
     assert own.review == checked.review
     assert json.dumps(own.actual) == json.dumps(checked.actual)
     assert own.evidence == checked.evidence
+
+
+def test_an_id_too_long_to_print_is_an_identity_problem_shown_shortened() -> None:
+    ledger = {"rows": [{"id": 10**5000, "a": True, "b": True}]}
+    assert evaluate_agreement(ledger) == {"error": "review-case-identity"}
+    problem = explain_agreement(ledger).problem
+    assert problem is not None
+    assert "(an integer of 5001 digits), not a string; quote it, as text" in problem
+    assert len(problem) < 200

@@ -202,3 +202,24 @@ def test_deeply_nested_json_is_an_input_error_not_a_recursion_error(tmp_path: Pa
     whole.write_text("[" * 100_000)
     with pytest.raises(RubricInputError, match=r"^input\.json: nested too deeply"):
         read_json(whole, "input.json")
+
+
+@pytest.mark.parametrize("report", [[], ["--rubric-report=r.json"]], ids=["plain", "report"])
+def test_a_number_too_large_to_be_finite_in_a_ledger_is_the_inputs_problem_at_its_line(
+    pytester: pytest.Pytester, report: list[str]
+) -> None:
+    # float() reads 1e99999 as infinity, which no JSON report can hold: refused as it is read,
+    # so the case ends the same whichever reports are written.
+    pytester.makefile(
+        ".jsonl",
+        inf='{"id": "a", "a": true, "b": false}\n{"id": "b", "a": true, "b": true, "n": 1e99999}\n',
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        ledger="evaluator: agreement\ncases:\n  - id: x\n    input_file: inf.jsonl\n"
+        "    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 0}, agreement: 1, "
+        "total: 2, disagreements: [a]}\n",
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider", *report)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*inf.jsonl:2*1e99999 is not a finite number*"])

@@ -554,3 +554,17 @@ def test_update_refusals_without_update_is_a_usage_error(pytester: pytest.Pytest
     )
     result.stdout.no_fnmatch_line("*passed*")
     assert report.read_text() == "{}"  # stopped before any case ran
+
+
+@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html"])
+def test_an_output_named_as_a_case_file_is_a_usage_error_and_the_case_file_is_kept(
+    pytester: pytest.Pytester, option: str
+) -> None:
+    case_file = pytester.makefile(".rubric.yaml", r=REASON_FILE)
+    written = case_file.read_bytes()
+    result = pytester.runpytest("-p", "no:cacheprovider", f"{option}=r.rubric.yaml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"*'r.rubric.yaml' is named as a case file*which this output would replace*{option}=*"]
+    )
+    assert case_file.read_bytes() == written

@@ -21,7 +21,7 @@ from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.evaluator import RowLabel
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.jsonvalues import JSON, escape_controls, int_text
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
 from pytest_rubric.core.nearest import nearest, written_for
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
@@ -296,8 +296,14 @@ def _id_problem(row: str, case_id: object, values: Mapping[object, object]) -> s
     if case_id is _ABSENT:
         return f"{row} has no id{_written_for('id', values)}; every row needs a non-blank text id"
     message = f"{row}.id is {describe(case_id)}, not a string"
-    if isinstance(case_id, (int, float)) and not is_bool(case_id):
-        message += f"; quote it: id: '{case_id}'"
+    if isinstance(case_id, float) or (isinstance(case_id, int) and not is_bool(case_id)):
+        # A number too long to print whole (int_text shortens it) is not quoted back.
+        text = repr(case_id) if isinstance(case_id, float) else int_text(case_id)
+        message += (
+            f"; quote it: id: '{text}'"
+            if text.isascii() and " " not in text
+            else ("; quote it, as text")
+        )
     return message
 
 

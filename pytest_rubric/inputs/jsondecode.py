@@ -1,9 +1,10 @@
-"""JSON as inputs are decoded: strictly (no duplicate key, no NaN, no integer longer
-than inputs take), and a ledger row at the C scanner's speed where that cannot differ."""
+"""JSON as inputs are decoded: strictly (no duplicate key, no NaN, no infinity, no integer
+longer than inputs take), and a ledger row at the C scanner's speed where that cannot differ."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import NoReturn
 
 from pytest_rubric.core.jsonvalues import JSON
@@ -35,12 +36,30 @@ def _parse_int(text: str) -> int:
     return decimal_int(text)
 
 
+def _parse_float(text: str) -> float:
+    # float() reads 1e99999 as infinity, which JSON cannot hold: refused where it is written,
+    # as the loader refuses it in a case file, not found later by whatever writes it out.
+    value = float(text)
+    if math.isinf(value):
+        shown = text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"
+        raise ValueError(
+            f"{shown} is not a finite number; write a smaller number, or quote it if you "
+            "mean the text"
+        )
+    return value
+
+
 DECODER = json.JSONDecoder(
-    object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant, parse_int=_parse_int
+    object_pairs_hook=_no_duplicates,
+    parse_constant=_refuse_constant,
+    parse_int=_parse_int,
+    parse_float=_parse_float,
 )
 #: The same decoder without the duplicate-key hook (a Python call per object): its
 #: answer is taken only where it cannot differ (see :func:`decode_row`).
-_PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int)
+_PLAIN_DECODER = json.JSONDecoder(
+    parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
+)
 _SCAN = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # C scanner, untyped
 #: What JSON takes as whitespace around a value (not all that str.isspace() takes).
 JSON_SPACE = " \t\n\r"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
@@ -49,13 +49,13 @@ class CaseReports:
         report = yield
         kind = rubric_item_type()
         if kind is not None and isinstance(item, kind):
-            item = cast("RubricItem", item)
+            case: RubricItem = item  # type: ignore[assignment]  # narrowed by the check above
             try:
-                payload = item.payload(report, full=wants_full_records(self.run.config))
+                payload = case.payload(report, full=wants_full_records(self.run.config))
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
-                payload = unrecorded(item, report, exc)
+                payload = unrecorded(case, report, exc)
             if payload is not None:
                 # A plain JSON attribute travels with the report to an xdist controller.
                 report.rubric = payload  # type: ignore[attr-defined]

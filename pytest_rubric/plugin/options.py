@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
+
 #: How many rows to review (disagreements) a report keeps per ledger unless told.
 DEFAULT_REVIEW_ROWS = 1000
 #: ``--rubric-update``'s values.
@@ -52,6 +54,12 @@ def update_mode(value: str) -> str:
 def _writable(value: str, option: str, example: str) -> str:
     from pytest_rubric.core.files import path_problem  # only when an output path is given
 
+    if value.endswith(CASE_FILE_SUFFIXES):
+        # Written at the end of the run, it would replace a case file of the same name.
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is named as a case file ({' or '.join(CASE_FILE_SUFFIXES)}), which this "
+            f"output would replace; name it otherwise, e.g. {option}={example}"
+        )
     problem = path_problem(value, option, example)
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
