@@ -98,13 +98,18 @@ def _counted(least: int) -> Codec:
     return Codec(load)
 
 
-def _load_position(value: Any, files: InputFiles) -> tuple[int, int]:
+def _two_counts(value: Any, least: int, what: str) -> tuple[int, int]:
+    """Two whole numbers, the first 1 or more, the second ``least`` or more."""
     if type(value) is not list or len(value) != 2:
-        raise TypeError("a line and a column expected")
-    line, col = value
-    if type(line) is not int or type(col) is not int or line < 1 or col < 1:
-        raise TypeError("a line and a column expected")
-    return line, col
+        raise TypeError(f"{what} expected")
+    first, second = value
+    if type(first) is not int or type(second) is not int or first < 1 or second < least:
+        raise TypeError(f"{what} expected")
+    return first, second
+
+
+def _load_position(value: Any, files: InputFiles) -> tuple[int, int]:
+    return _two_counts(value, 1, "a line and a column")
 
 
 def _load_bool(value: Any, files: InputFiles) -> bool:
@@ -194,14 +199,7 @@ def _load_rubric_at(value: Any, files: InputFiles) -> dict[tuple[str | int, ...]
 
 def _load_lines(value: Any, files: InputFiles) -> tuple[int, int] | None:
     """A case's first line and the next case's (0 after the last), or ``None``."""
-    if value is None:
-        return None
-    if type(value) is not list or len(value) != 2:
-        raise TypeError("a line and the next case's line expected")
-    first, after = value
-    if type(first) is not int or type(after) is not int or first < 1 or after < 0:
-        raise TypeError("a line and the next case's line expected")
-    return first, after
+    return None if value is None else _two_counts(value, 0, "a line and the next case's line")
 
 
 def _load_end(value: Any, files: InputFiles) -> tuple[int, int] | None:
