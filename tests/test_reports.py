@@ -300,14 +300,22 @@ def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
 def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.caserecords import record_of, stopped
+    from pytest_rubric.reports.caserecords import case_record, stopped
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1.0, t: true}\n"
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     answers_null = Evaluator(name="x", description="answers null", evaluate=lambda data: None)
     outcome = run_case(case, answers_null, path="c.rubric.yaml", source="")
-    record = record_of(outcome, nodeid="c::a", file="c.rubric.yaml", input_file="", full=True)
+    record = case_record(
+        outcome,
+        case=outcome.case,
+        nodeid="c::a",
+        file="c.rubric.yaml",
+        input_file="",
+        evaluator=outcome.evaluator,
+        full=True,
+    )
     assert json.dumps(record["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
     assert json.dumps(record["expected"]) == '{"n": 1.0, "t": true}'
     assert "actual" in record
@@ -324,7 +332,7 @@ def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -
 def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.caserecords import record_of
+    from pytest_rubric.reports.caserecords import case_record
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: 'a::b'\n    input: {n: 1}\n    expected: {n: 1}\n"
@@ -332,7 +340,15 @@ def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() ->
     echo = Evaluator(name="x", description="echo", evaluate=lambda data: dict(data))
     outcome = run_case(case, echo, path="c.rubric.yaml", source="")
     assert outcome.outcome == "case-error"
-    record = record_of(outcome, nodeid="c::x", file="c.rubric.yaml", input_file="", full=True)
+    record = case_record(
+        outcome,
+        case=outcome.case,
+        nodeid="c::x",
+        file="c.rubric.yaml",
+        input_file="",
+        evaluator=outcome.evaluator,
+        full=True,
+    )
     assert record["input"] == {}
     assert record["expected"] == {"n": 1}
 
@@ -390,7 +406,7 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     from pytest_rubric.core.evaluator import Evaluator
     from pytest_rubric.core.jsonvalues import plain
     from pytest_rubric.editing.readback import identical
-    from pytest_rubric.reports.caserecords import record_of
+    from pytest_rubric.reports.caserecords import case_record
     from pytest_rubric.reports.jsonreport import document, write_report
     from pytest_rubric.running.runner import run_case
 
@@ -398,7 +414,15 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     answers = Evaluator(name="x", description="x", evaluate=lambda data: value)
     outcome = run_case(case, answers, path="c.rubric.yaml", source="")
-    record = record_of(outcome, nodeid="c::a", file="c.rubric.yaml", input_file="", full=True)
+    record = case_record(
+        outcome,
+        case=outcome.case,
+        nodeid="c::a",
+        file="c.rubric.yaml",
+        input_file="",
+        evaluator=outcome.evaluator,
+        full=True,
+    )
     assert identical(record["actual"], plain(value))
     data = document([record, record], 0, "0", suite=None, shard=None)
     with tempfile.TemporaryDirectory() as folder:

@@ -40,26 +40,30 @@ def case_record(
     rootdir, ``""`` for none): of its ``outcome`` when it ran, else a case error until
     ``ended`` says otherwise; with the ``update`` it writes when it matched."""
     if outcome is not None:
-        record = record_of(outcome, nodeid=nodeid, file=file, input_file=input_file, full=full)
-    else:
-        record = base_record(
-            nodeid=nodeid,
-            case=case.name,
-            file=file,
-            line=case.line,
-            index=case.index,
-            evaluator=evaluator,
-            outcome=CASE_ERROR,
-        )
-        if full:
-            if input_file:
-                record["inputFile"] = input_file
-            else:
-                record["input"] = plain_copy(case.packed_input)
+        case = outcome.case  # as it ran: with the expected answer it was compared with
+    record = base_record(
+        nodeid=nodeid,
+        case=case.name,
+        file=file,
+        line=case.line,
+        index=case.index,
+        evaluator=evaluator if outcome is None else outcome.evaluator,
+        outcome=CASE_ERROR if outcome is None else outcome.outcome,
+    )
+    if full:
+        if input_file:
+            record["inputFile"] = input_file
+        elif outcome is not None and case.problems:  # its file's problems kept it from running
+            record["input"] = {}
+        else:
+            record["input"] = plain_copy(case.packed_input)
+        if outcome is None:
             record["expected"] = plain_copy(case.packed_expected)
             record["differingKeys"] = []
             record["evidence"] = None
             record["problems"] = []
+        else:
+            _ran(record, outcome)
     if ended is not None:
         _end(record, *ended)
     if update is not None and outcome is not None and record["outcome"] == MATCHED:
@@ -67,48 +71,28 @@ def case_record(
     return record
 
 
-def record_of(
-    outcome: CaseOutcome, *, nodeid: str, file: str, input_file: str, full: bool
-) -> CaseRecord:
-    """The record of a case that ran; ``file`` and ``input_file`` are relative to rootdir."""
-    case = outcome.case
-    record = base_record(
-        nodeid=nodeid,
-        case=case.name,
-        file=file,
-        line=case.line,
-        index=case.index,
-        evaluator=outcome.evaluator,
-        outcome=outcome.outcome,
+def _ran(record: CaseRecord, outcome: CaseOutcome) -> None:
+    """The keys of a full record that running the case decided."""
+    clean = outcome.clean  # then plain() would give each value back as it is
+    if outcome.evaluated:
+        record["actual"] = outcome.actual if clean else plain(outcome.actual)
+    # An answer written exactly as its expected answer is that value: not read again.
+    same = outcome.as_written and clean and outcome.evaluated
+    record["expected"] = record["actual"] if same else plain_copy(outcome.case.packed_expected)
+    keys, problems = outcome.differing_keys(), outcome.problems
+    record["differingKeys"] = [escape_controls(key) for key in keys] if keys else []
+    evidence = outcome.evidence
+    record["evidence"] = (
+        None
+        if evidence is None
+        else {
+            "facts": evidence.facts if clean else _facts(evidence.facts),
+            "problem": text(evidence.problem),
+        }
     )
-    if full:
-        if input_file:
-            record["inputFile"] = input_file
-        elif case.problems:  # a case its file's problems kept from running
-            record["input"] = {}
-        else:
-            record["input"] = plain_copy(case.packed_input)
-        clean = outcome.clean  # then plain() would give each value back as it is
-        if outcome.evaluated:
-            record["actual"] = outcome.actual if clean else plain(outcome.actual)
-        # An answer written exactly as its expected answer is that value: not read again.
-        same = outcome.as_written and clean and outcome.evaluated
-        record["expected"] = record["actual"] if same else plain_copy(case.packed_expected)
-        keys, problems = outcome.differing_keys(), outcome.problems
-        record["differingKeys"] = [escape_controls(key) for key in keys] if keys else []
-        evidence = outcome.evidence
-        record["evidence"] = (
-            None
-            if evidence is None
-            else {
-                "facts": evidence.facts if clean else _facts(evidence.facts),
-                "problem": text(evidence.problem),
-            }
-        )
-        record["problems"] = [text(problem) or "" for problem in problems] if problems else []
-        if outcome.review is not None:
-            record["review"] = outcome.review
-    return record
+    record["problems"] = [text(problem) or "" for problem in problems] if problems else []
+    if outcome.review is not None:
+        record["review"] = outcome.review
 
 
 def _facts(facts: object) -> dict[str, JSON]:
