@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -236,19 +237,23 @@ def test_the_codec_names_every_field_of_each_type_once(record: Record) -> None:
     )
 
 
-def test_the_stamp_changes_with_the_loaders_code_even_at_the_same_size_and_time(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("module", ["casefiles/loader.py", "inputs/joins.py", "core/packed.py"])
+def test_the_stamp_changes_with_any_shaping_modules_code_even_at_the_same_size_and_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str
 ) -> None:
+    package = Path(cache.__file__).resolve().parent.parent
+    for room in ("casefiles", "core", "inputs"):
+        shutil.copytree(package / room, tmp_path / room)
+    monkeypatch.setattr(cache, "_PACKAGE", tmp_path)
     before = stamp()
-    copy = tmp_path / "loader.py"
-    text = Path(loader.__file__).read_text()
-    copy.write_text(
-        text.replace("MAX_DEPTH", "MAX_DEPTH", 1).replace("a case file", "A case file", 1)
-    )
-    original = os.stat(loader.__file__)
+    copy = tmp_path / module
+    text = copy.read_text(encoding="utf-8")
+    changed = text.replace("the", "teh", 1)
+    assert changed != text
+    copy.write_text(changed, encoding="utf-8")
+    original = os.stat(package / module)
     os.utime(copy, ns=(original.st_atime_ns, original.st_mtime_ns))
     assert copy.stat().st_size == original.st_size
-    monkeypatch.setattr(loader, "__file__", str(copy))
     assert stamp() != before
 
 

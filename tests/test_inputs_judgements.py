@@ -140,7 +140,9 @@ def test_a_misspelt_grader_key_is_a_case_error_naming_the_nearest_key(tmp_path: 
     assert problem.endswith("did you mean '_annotator_id'?")
 
 
-def test_a_grader_path_into_a_list_is_a_case_error_saying_so(tmp_path: Path) -> None:
+def test_a_grader_path_through_a_list_needs_the_label_inside_the_same_list(
+    tmp_path: Path,
+) -> None:
     rows = "".join(
         json.dumps({"id": i, "by": [{"name": who}], "v": v}) + "\n"
         for i, who, v in [("x1", "al", True), ("x1", "bo", True)]
@@ -148,11 +150,26 @@ def test_a_grader_path_into_a_list_is_a_case_error_saying_so(tmp_path: Path) -> 
     outcome = run_export(
         tmp_path, "e.jsonl", rows, "{rows: per-judgement, grader: by.name, label: v, a: al, b: bo}"
     )
+    assert case_error(outcome) == (
+        "the input is not usable: e.jsonl:1: the grader path 'by.name' runs through the list "
+        "at 'by', one judgement an item, but the label path 'v' does not; name each "
+        "judgement's label inside the same list"
+    )
+
+
+def test_a_grader_path_past_the_end_of_a_list_says_where_it_stops(tmp_path: Path) -> None:
+    rows = "".join(
+        json.dumps({"id": i, "by": [who], "v": v}) + "\n"
+        for i, who, v in [("x1", "al", True), ("x1", "bo", True)]
+    )
+    outcome = run_export(
+        tmp_path, "e.jsonl", rows, "{rows: per-judgement, grader: by.1, label: v, a: al, b: bo}"
+    )
     problem = case_error(outcome)
     assert (
-        "ledger 'grader' is 'by.name', which finds no grader in any of the 2 judgements" in problem
+        "ledger 'grader' is 'by.1', which finds no grader in any of the 2 judgements" in problem
     )
-    assert "e.jsonl:1 holds a list at 'by', and a key path reads through mappings only" in problem
+    assert "e.jsonl:1 holds a list of 1 item at 'by', which has no item 1" in problem
 
 
 def test_numeric_grader_ids_are_matched_as_numbers_and_text_is_told_it_is_a_number(

@@ -23,6 +23,7 @@ from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.packed import pack
 from pytest_rubric.inputs import ledgerspec
+from pytest_rubric.inputs.joins import joined_sides
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -177,12 +178,21 @@ def _dump_input_file(value: InputFile) -> list[Any]:
 def _load_input_file(value: Any, files: InputFiles) -> InputFile:
     if type(value) is not list or len(value) != 2:
         raise TypeError("a list of 2 expected")
-    input_file, problem = files.resolve(_load_text(value[0], files))
-    if problem is not None:
-        raise Unkept(problem)  # told where a fresh load tells it
+    input_file = _resolved(_load_text(value[0], files), files)
     if value[1] is None:
         return input_file
-    return replace(input_file, ledger=ledgerspec.from_json(value[1]))
+    ledger = ledgerspec.from_json(value[1])
+    if ledger.join is None:
+        return replace(input_file, ledger=ledger)
+    a, b = (_resolved(side.input_file, files) for side in ledger.join)  # each side's anew
+    return joined_sides(replace(a, ledger=ledger), (a, b))
+
+
+def _resolved(text: str, files: InputFiles) -> InputFile:
+    input_file, problem = files.resolve(text)
+    if problem is not None:
+        raise Unkept(problem)  # told where a fresh load tells it
+    return input_file
 
 
 def _load_key(value: Any, files: InputFiles) -> str | int:

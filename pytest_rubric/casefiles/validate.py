@@ -22,6 +22,7 @@ from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.packed import pack
+from pytest_rubric.inputs.joins import joined_sides
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile
 
@@ -236,7 +237,9 @@ class Validator:
                     )
             if readable and "ledger" in raw:
                 ledger = self._ledger(raw, input_file, problems)
-                if input_file is not None and ledger is not None:
+                if ledger is not None and ledger.join is not None:
+                    input_file = self._joined(ledger, problems)
+                elif input_file is not None and ledger is not None:
                     input_file = replace(input_file, ledger=ledger)
             out.append(
                 Case(
@@ -264,25 +267,22 @@ class Validator:
     ) -> Ledger | None:
         """The case's ``ledger:`` block read, its problems added to ``problems``."""
         key_at, value_at = self.spans.keys[id(raw)]["ledger"]
-        if "input_file" not in raw:
+        block = raw["ledger"]
+        join = isinstance(block, dict) and any(isinstance(block.get(k), dict) for k in "ab")
+        if join == ("input_file" in raw):  # one file named twice, or none
             problems.append(
                 self.error(
-                    key_at,
-                    "'ledger' says how to read an input file, but the case has no "
-                    "'input_file'; add 'input_file: exports/NAME.csv', or remove 'ledger'",
+                    self.spans.keys[id(raw)]["input_file"][0] if join else key_at,
+                    "the ledger joins two files, each side naming its own 'input_file'; "
+                    "remove the case's 'input_file'"
+                    if join
+                    else "'ledger' says how to read an input file, but the case has no "
+                    "'input_file'; add 'input_file: exports/NAME.csv', or describe each "
+                    "grader's own file under 'a:' and 'b:' (a join), or remove 'ledger'",
                 )
             )
             return None
         input_format = "" if input_file is None else input_file.format
-        if input_format.removesuffix(".gz") == ".json":
-            problems.append(
-                self.error(
-                    key_at,
-                    "'ledger' reads ledger rows (.jsonl, .csv, .parquet, each also .gz but "
-                    "Parquet), not a .json input; write the rows one per line as .jsonl",
-                )
-            )
-            return None
         return read_ledger(
             raw["ledger"],
             value_at,
@@ -291,6 +291,17 @@ class Validator:
             lambda at, message: problems.append(self.error(at, message)),
             fmt=input_format,
         )
+
+    def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:
+        """A join's input file: side a's, with the join's ledger and both sides' files."""
+        assert ledger.join is not None
+        (a, a_problem), (b, b_problem) = (self.files.resolve(s.input_file) for s in ledger.join)
+        for side, problem in zip(ledger.join, (a_problem, b_problem), strict=True):
+            if problem is not None:
+                problems.append(self.error(side.file_at, problem))
+        if a_problem or b_problem:
+            return None
+        return joined_sides(replace(a, ledger=ledger), (a, b))
 
     def _case_lines(self, cases: list[Any], index: int) -> tuple[int, int]:
         """The line case ``index`` starts on and the line the next one starts on (0 after
@@ -387,8 +398,8 @@ class Validator:
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),
         ):
-            if key == "input" and "input_file" in case:
-                continue
+            if key == "input" and ("input_file" in case or "ledger" in case):
+                continue  # a ledger with no input_file joins its own: its own problem if not
             if key == "expected" and case.get(key) is None:
                 continue  # its own problem, which --rubric-update=new can fix (see _cases)
             if key not in case:

@@ -35,3 +35,23 @@ def _join_digits(digits: str, powers: dict[int, int]) -> int:
     if power is None:
         power = powers[low] = 10**low
     return _join_digits(digits[:-low], powers) * power + _join_digits(digits[-low:], powers)
+
+
+def decimal_text(value: int) -> str:
+    """``value`` written in decimal, exactly, however long (``str()`` stops at Python's
+    digit limit): split in halves by powers of ten, the inverse of :func:`decimal_int`."""
+    if value < 0:
+        return "-" + decimal_text(-value)
+    return _split_digits(value, 0, {})
+
+
+def _split_digits(value: int, width: int, powers: dict[int, int]) -> str:
+    """``value`` in decimal, padded with zeros to ``width`` digits."""
+    if value.bit_length() <= 3 * _DIGITS_AT_ONCE:  # under 600 digits: str() takes it
+        return str(value).rjust(width, "0")
+    low = (int(value.bit_length() * 0.30103) + 1) // 2
+    power = powers.get(low)
+    if power is None:
+        power = powers[low] = 10**low
+    high, rest = divmod(value, power)
+    return _split_digits(high, max(width - low, 0), powers) + _split_digits(rest, low, powers)

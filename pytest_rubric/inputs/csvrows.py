@@ -18,7 +18,8 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.inputs import textfiles
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.ledgerspec import Ledger, header_problem
+from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.misfits import header_problem
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS, too_long
 
 CSV_HEADER = ("id", "a", "b")

@@ -20,44 +20,20 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from typing import Final, cast
+from typing import cast
 
 from pytest_rubric.core.compare import json_equal
+from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.labels import Labels, label_lookup, outside_hint
-from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger
+from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import NO_GRADER, Findings, grader_shown, no_judgement_error
+from pytest_rubric.inputs.selection import id_reader
 
-ABSENT: Final = object()
 #: The keys of a ledger row; an export's own key of that name is not a review field.
 ROW_KEYS = ("id", "a", "b")
 
 
-def getter(path: KeyPath) -> Callable[[object], object]:
-    """The value at ``path`` in a row, or :data:`ABSENT` where it leads nowhere (a key
-    missing, or a value on the way that is not a mapping)."""
-    parts = path.parts
-    if len(parts) == 1:
-        key = parts[0]
-
-        def one(row: object) -> object:
-            return row.get(key, ABSENT) if type(row) is dict else ABSENT
-
-        return one
-
-    def walk(row: object) -> object:
-        value = row
-        for part in parts:
-            if type(value) is not dict:
-                return ABSENT
-            value = value.get(part, ABSENT)
-            if value is ABSENT:
-                return ABSENT
-        return value
-
-    return walk
-
-
-def _meaning(
+def label_meaning(
     lookup: Callable[[object], bool | None],
     labels: Labels,
     notes: Findings,
@@ -115,7 +91,7 @@ def _fields_of_both(
     return fields
 
 
-def _word_for_a_boolean(
+def word_for_a_boolean(
     notes: Findings,
     where: Callable[[], str],
     side: str,
@@ -138,7 +114,11 @@ def mapped_rows(
 ) -> Iterator[object]:
     """The rows of a one-row-per-case export as ledger rows. ``where()`` names the row
     just read (for notes)."""
-    get_id, get_a, get_b = getter(ledger.id), getter(ledger.a), getter(ledger.b)
+    get_id, get_a, get_b = (
+        id_reader(ledger.id, ledger.selection),
+        getter(ledger.a),
+        getter(ledger.b),
+    )
     labels = ledger.labels
     lookup = label_lookup(labels)
     used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS}
@@ -157,10 +137,10 @@ def mapped_rows(
                 continue
             if plain:
                 if type(value) is not bool and notes.outside is None:
-                    _word_for_a_boolean(notes, where, side, case_id, value, index)
+                    word_for_a_boolean(notes, where, side, case_id, value, index)
                 out[side] = value
             else:
-                out[side] = _meaning(lookup, labels, notes, where, side, case_id, value, index)
+                out[side] = label_meaning(lookup, labels, notes, where, side, case_id, value, index)
         for key, value in row.items():
             if key not in used:
                 out[key] = value
@@ -210,7 +190,8 @@ def paired_judgements(
     """
     assert ledger.grader is not None
     assert ledger.label is not None
-    get_id, get_grader, get_label = getter(ledger.id), getter(ledger.grader), getter(ledger.label)
+    get_id = id_reader(ledger.id, ledger.selection)
+    get_grader, get_label = getter(ledger.grader), getter(ledger.label)
     labels = ledger.labels
     lookup = label_lookup(labels)
     a_name, b_name = ledger.a_name, ledger.b_name
@@ -285,10 +266,10 @@ def paired_judgements(
             pass
         elif not plain:
             first = notes.outside is None
-            value = _meaning(lookup, labels, notes, where, name, case_id, value, None)
+            value = label_meaning(lookup, labels, notes, where, name, case_id, value, None)
             outside = first and notes.outside is not None
         elif type(value) is not bool and notes.outside is None:
-            outside = _word_for_a_boolean(notes, where, name, case_id, value, None)
+            outside = word_for_a_boolean(notes, where, name, case_id, value, None)
         entry = held.get(case_id) if type(case_id) is str else None
         if entry is None and type(case_id) is str and case_id not in done:
             fields = {key: item for key, item in judgement.items() if key not in used}

@@ -11,9 +11,16 @@ The names are the format (the SPEC pins them)::
       rows: per-judgement          # one row per judgement, with grader: and label:
       grader: annotator            # with per-judgement: the column naming who judged
       label: answer                # with per-judgement: the judgement
+      records: results.results     # a .json document: the key path of its list of rows
+      where: {status: submitted}   # keep only the rows (or judgements) holding these values
+      ids: as-text                 # an integer ID read as its decimal text
 
-A key is a path: ``labels.judge`` reaches inside nested JSON, and the list form
-``[labels, judge.v2]`` covers keys that hold a dot. ``labels`` as a mapping maps text
+``a`` and ``b`` may instead each describe one grader's own file (a join: see
+:mod:`~pytest_rubric.inputs.joinspec`).
+
+A key is a path (:mod:`~pytest_rubric.inputs.keypaths`): ``labels.judge`` reaches
+inside nested JSON, ``result.0`` into a list, and the list form ``[labels, judge.v2]``
+covers keys that hold a dot. ``labels`` as a mapping maps text
 words; as a list of ``[value, Boolean]`` pairs it maps any JSON scalar exactly as
 YAML types it (``1`` the number, ``'1'`` the text, ``true`` the Boolean).
 
@@ -27,30 +34,46 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.inputs.joinspec import (
+    JOIN_LEDGER_KEYS,
+    Side,
+    format_of,
+    outside_join,
+    read_side,
+    side_from_json,
+)
+from pytest_rubric.inputs.keypaths import (
+    KeyPath,
+    path_from_json,
+    place_from_json,
+    read_key_path,
+)
 from pytest_rubric.inputs.labels import Position, Report, read_labels
+from pytest_rubric.inputs.selection import (
+    EVERY_ROW,
+    Selection,
+    read_selection,
+    selection_from_json,
+)
 
-LEDGER_KEYS = ("id", "a", "b", "labels", "graders", "rows", "grader", "label")
+LEDGER_KEYS = (
+    "id",
+    "a",
+    "b",
+    "labels",
+    "graders",
+    "rows",
+    "grader",
+    "label",
+    "records",
+    "where",
+    "ids",
+)
 PER_ROW = "per-row"
 PER_JUDGEMENT = "per-judgement"
 ROW_FORMS = (PER_ROW, PER_JUDGEMENT)
-
-
-@dataclass(frozen=True, slots=True)
-class KeyPath:
-    """A column of a CSV ledger, or a key path into a JSON row: its parts, where it is
-    written in the case file, and how it was written (for messages)."""
-
-    parts: tuple[str, ...]
-    at: Position
-    written: str
-
-    @property
-    def column(self) -> str:
-        """The name of a CSV or Parquet column: the parts joined by dots."""
-        return ".".join(self.parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +82,9 @@ class Ledger:
     ``per-judgement`` rows, ``a`` and ``b`` hold the two graders' names as written in the
     ``grader`` column: ``a_name`` and ``b_name``), the label vocabulary (each JSON value
     with the Boolean it means; ``None``: only real booleans are labels), and the names
-    people read for a and b."""
+    people read for a and b; which rows are read (``selection``: ``records``, ``where``,
+    ``ids``); and for a join, its two sides (``id``, ``a`` and ``b`` are then side a's
+    ID, side a's label and side b's label)."""
 
     id: KeyPath
     a: KeyPath
@@ -72,21 +97,18 @@ class Ledger:
     a_name: JSON = None
     b_name: JSON = None
     labels_at: Position = (0, 0)
+    selection: Selection = EVERY_ROW
+    join: tuple[Side, Side] | None = None
 
     def vocabulary(self) -> str:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
-        if self.labels is None:
-            return "true and false (real booleans)"
-        return ", ".join(
-            f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
-            for value, meaning in self.labels
-        )
+        return vocabulary(self.labels)
 
     def to_json(self) -> dict[str, JSON]:
         """The block as plain JSON, for the case cache (read back by :func:`from_json`)."""
 
         def path(key: KeyPath | None) -> JSON:
-            return None if key is None else [list(key.parts), list(key.at), key.written]
+            return None if key is None else key.to_json()
 
         return {
             "id": path(self.id),
@@ -100,7 +122,19 @@ class Ledger:
             "a_name": self.a_name,
             "b_name": self.b_name,
             "labels_at": list(self.labels_at),
+            "selection": self.selection.to_json(),
+            "join": None if self.join is None else [side.to_json() for side in self.join],
         }
+
+
+def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
+    """Labels as people read them: ``PASS (true), FAIL (false)``."""
+    if labels is None:
+        return "true and false (real booleans)"
+    return ", ".join(
+        f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
+        for value, meaning in labels
+    )
 
 
 def from_json(value: Any) -> Ledger:
@@ -110,58 +144,51 @@ def from_json(value: Any) -> Ledger:
     if type(value) is not dict or set(value) != _FIELDS:
         raise TypeError(f"a mapping of {', '.join(sorted(_FIELDS))}")
     labels, graders = value["labels"], value["graders"]
-    if labels is not None and (
-        type(labels) is not list
-        or not all(type(pair) is list and len(pair) == 2 for pair in labels)
-    ):
-        raise TypeError("labels are pairs of a label and its meaning")
     if graders is not None and (type(graders) is not list or len(graders) != 2):
         raise TypeError("two graders' names")
     if type(value["per_judgement"]) is not bool:
         raise TypeError("per_judgement is a boolean")
+    join = value["join"]
+    if join is not None and (type(join) is not list or len(join) != 2):
+        raise TypeError("a join has two sides")
     return Ledger(
         id=_required_path(value["id"]),
         a=_required_path(value["a"]),
         b=_required_path(value["b"]),
-        labels=None if labels is None else tuple((_label(v), _boolean(m)) for v, m in labels),
+        labels=_labels(labels),
         graders=None if graders is None else (_name(graders[0]), _name(graders[1])),
         per_judgement=value["per_judgement"],
-        grader=_path(value["grader"]),
-        label=_path(value["label"]),
+        grader=path_from_json(value["grader"]),
+        label=path_from_json(value["label"]),
         a_name=_grader_value(value["a_name"]),
         b_name=_grader_value(value["b_name"]),
-        labels_at=_place(value["labels_at"]),
+        labels_at=place_from_json(value["labels_at"]),
+        selection=selection_from_json(value["selection"]),
+        join=None
+        if join is None
+        else (side_from_json(join[0], _labels), side_from_json(join[1], _labels)),
     )
 
 
-#: The fields :meth:`Ledger.to_json` writes: every field of a :class:`Ledger`.
-_FIELDS = frozenset(Ledger.__dataclass_fields__)
-
-
-def _path(item: Any) -> KeyPath | None:
-    if item is None:
-        return None
-    if type(item) is not list or len(item) != 3 or type(item[0]) is not list:
-        raise TypeError("a key path: its parts, its place and how it was written")
-    parts, at, written = item
-    if not parts or not all(type(part) is str and part for part in parts):
-        raise ValueError("a key path of text parts")
-    if type(written) is not str:
-        raise TypeError("a key path as written is text")
-    return KeyPath(tuple(parts), _place(at), written)
-
-
 def _required_path(item: Any) -> KeyPath:
-    key = _path(item)
+    key = path_from_json(item)
     if key is None:
         raise TypeError("id, a and b are always given")
     return key
 
 
-def _place(value: Any) -> Position:
-    if type(value) is not list or len(value) != 2 or any(type(n) is not int for n in value):
-        raise TypeError("a line and a column")
-    return value[0], value[1]
+def _labels(labels: Any) -> tuple[tuple[JSON, bool], ...] | None:
+    if labels is None:
+        return None
+    if type(labels) is not list or not all(
+        type(pair) is list and len(pair) == 2 for pair in labels
+    ):
+        raise TypeError("labels are pairs of a label and its meaning")
+    return tuple((_label(v), _boolean(m)) for v, m in labels)
+
+
+#: The fields :meth:`Ledger.to_json` writes: every field of a :class:`Ledger`.
+_FIELDS = frozenset(Ledger.__dataclass_fields__)
 
 
 def _label(value: Any) -> JSON:
@@ -227,6 +254,11 @@ def read_ledger(
             close = nearest(key, LEDGER_KEYS)
             hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(LEDGER_KEYS)}"
             refuse(key_at(key), f"'{escape_controls(key)}' is not a ledger key; {hint}")
+    if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
+        ledger = _join(block, at, keys, items, refuse, key_at, value_at)
+        for where, message in problems:
+            problem(where, message)
+        return None if problems else ledger
     rows = block.get("rows", PER_ROW)
     if rows not in ROW_FORMS:
         refuse(
@@ -243,7 +275,7 @@ def read_ledger(
             if default is None:
                 return None
             return KeyPath((default,), at, default)
-        return _key_path(block[key], key, value_at(key), items, refuse, csv_like)
+        return read_key_path(block[key], key, value_at(key), items, refuse, csv_like)
 
     if per_judgement:
         for key in ("grader", "label", "a", "b"):
@@ -312,6 +344,7 @@ def read_ledger(
                 )
     labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
     graders = _graders(block, key_at, value_at, keys, refuse)
+    selection = read_selection(block, value_at, keys, items, refuse, fmt)
     if problems:
         for where, message in problems:
             problem(where, message)
@@ -331,6 +364,57 @@ def read_ledger(
         a_name=a_name,
         b_name=b_name,
         labels_at=value_at("labels"),
+        selection=selection,
+    )
+
+
+def _join(
+    block: dict[str, JSON],
+    at: Position,
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    items: Mapping[int, Sequence[Position]],
+    refuse: Report,
+    key_at: Callable[[str], Position],
+    value_at: Callable[[str], Position],
+) -> Ledger | None:
+    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
+    for key in block:
+        if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
+            refuse(key_at(key), outside_join(key))
+    sides: list[Side | None] = []
+    for name in ("a", "b"):
+        value = block.get(name)
+        if not isinstance(value, dict):
+            other = "b" if name == "a" else "a"
+            refuse(
+                value_at(name) if name in block else at,
+                f"'{other}' is a side of a join (its grader's own file), so '{name}' must be "
+                f"one too, not {describe(value)}; write e.g. '{name}: {{input_file: "
+                f"labels/{name}.csv, id: case_id, label: verdict}}'",
+            )
+            sides.append(None)
+            continue
+        sides.append(read_side(name, value, value_at(name), keys, items, refuse))
+    # Labels at the ledger level are for both sides: read as the stricter of them takes.
+    csv_like = any(
+        isinstance(block.get(name), dict)
+        and format_of(str(block[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
+        == ".csv"
+        for name in ("a", "b")
+    )
+    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
+    graders = _graders(block, key_at, value_at, keys, refuse)
+    side_a, side_b = sides
+    if side_a is None or side_b is None:
+        return None
+    return Ledger(
+        id=side_a.id,
+        a=side_a.label,
+        b=side_b.label,
+        labels=labels,
+        graders=graders,
+        labels_at=value_at("labels"),
+        join=(side_a, side_b),
     )
 
 
@@ -341,57 +425,6 @@ def same_grader(first: object, second: object) -> bool:
         return type(first) is type(second) and first == second
     numbers = (int, float)
     return type(first) in numbers and type(second) in numbers and first == second
-
-
-def _key_path(
-    value: JSON,
-    key: str,
-    at: Position,
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    csv_like: bool,
-) -> KeyPath | None:
-    example = f"'{key}: task_id', '{key}: labels.judge' or '{key}: [labels, judge.v2]'"
-    if isinstance(value, str):
-        if not value:
-            refuse(at, f"ledger '{key}' is empty; name a column or key, e.g. {example}")
-            return None
-        if csv_like:  # a CSV column is one name, dots and all
-            return KeyPath((value,), at, value)
-        parts = tuple(value.split("."))
-        if not all(parts):
-            refuse(
-                at,
-                f"ledger '{key}' {escape_controls(repr(value))} has an empty part between "
-                "its dots; write the key path as its keys joined by single dots, or as a "
-                f"list ('{key}: [outer, key.with.dots]') for keys that hold a dot",
-            )
-            return None
-        return KeyPath(parts, at, value)
-    if isinstance(value, list):
-        positions = items.get(id(value), ())
-        if not value:
-            refuse(at, f"ledger '{key}' is an empty list; name a column or key, e.g. {example}")
-            return None
-        for index, part in enumerate(value):
-            if not isinstance(part, str) or not part:
-                refuse(
-                    positions[index] if index < len(positions) else at,
-                    f"ledger '{key}' part {index + 1} is {describe(part)}; each part of a key "
-                    "path is a key's text, not empty",
-                )
-                return None
-        parts = tuple(str(part) for part in value)
-        if csv_like and len(parts) > 1:
-            refuse(
-                at,
-                f"ledger '{key}' is a key path of {len(parts)} keys, but a .csv ledger has "
-                "flat columns; name the column as its header writes it",
-            )
-            return None
-        return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
-    refuse(at, f"ledger '{key}' must name a column or key, not {describe(value)}; write {example}")
-    return None
 
 
 def _graders(
@@ -437,24 +470,3 @@ def _graders(
         refuse(value_at("graders"), f"'graders' gives a and b one name {names[0]!r}; name each")
         return None
     return names[0], names[1]
-
-
-class LedgerError(RubricInputError):
-    """A ``ledger:`` block the export does not fit (a column its header lacks): a problem
-    of the case, its message starting with the block's ``path:line:col``."""
-
-
-def header_problem(
-    case_file: str, key: str, path: KeyPath, header: Sequence[str], display: str, what: str
-) -> LedgerError:
-    """The error for ledger ``key`` naming a column ``header`` lacks: the header, and the
-    nearest name in it."""
-    column = path.column
-    close = nearest(column, [name for name in header if isinstance(name, str) and name != column])
-    hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
-    shown = ", ".join(escape_controls(str(name)) for name in header) or "no columns"
-    return LedgerError(
-        f"{case_file}:{path.at[0]}:{path.at[1]}: ledger '{key}' names the column "
-        f"{escape_controls(repr(column))}, which {display}'s {what} does not have (it has "
-        f"{shown}); {hint}"
-    )

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pytest_rubric.core.evaluator import Evidence, RowLabel
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.inputs.ledgerspec import Ledger, LedgerError
+from pytest_rubric.inputs.keypaths import index_of
+from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.misfits import LedgerError
 
 #: How a judgement without a grader (its ``grader`` path leads nowhere) is counted.
 NO_GRADER = "(no grader)"
@@ -87,6 +89,11 @@ class ReadNotes:
     judged: tuple[int, int] | None = None
     names: tuple[JSON, JSON] = (None, None)
     graders: tuple[tuple[str, object], ...] = ()
+    #: The rows (or judgements) ``where`` left out, by the first condition each failed.
+    left_out: tuple[tuple[str, int], ...] = ()
+    #: A join's sides: each file's count of IDs, and the first IDs found on one side only.
+    sides: tuple[tuple[str, int], ...] = ()
+    one_side: tuple[str, ...] = ()
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -120,6 +127,18 @@ class ReadNotes:
         if not self.whole:
             return {}
         facts: dict[str, JSON] = {}
+        if self.left_out:
+            total = sum(count for _, count in self.left_out)
+            kind = "judgement" if self.judged is not None else "row"
+            why = "; ".join(f"{reason}: {count}" for reason, count in self.left_out)
+            facts["left out"] = f"{total} {kind}{'' if total == 1 else 's'} by 'where' ({why})"
+        if self.sides:
+            facts["IDs"] = ", ".join(
+                f"{side} {count} ({name})"
+                for side, (name, count) in zip("ab", self.sides, strict=False)
+            )
+            if self.one_side:
+                facts["on one side only"] = ", ".join(self.one_side)
         if self.ignored:
             total = sum(count for _, count in self.ignored)
             by = ", ".join(f"{name} {count}" for name, count in self.ignored[:5])
@@ -160,7 +179,18 @@ class Findings:
     """The notes one pass takes as it reads (each pass its own: a second pass, to find a
     repeated ID's first place, takes its own and leaves the first's alone)."""
 
-    __slots__ = ("graders", "ignored", "judged", "names", "outside", "ungraded", "whole")
+    __slots__ = (
+        "graders",
+        "ignored",
+        "judged",
+        "left_out",
+        "names",
+        "one_side",
+        "outside",
+        "sides",
+        "ungraded",
+        "whole",
+    )
 
     def __init__(self) -> None:
         self.outside: LabelOutside | None = None
@@ -172,6 +202,10 @@ class Findings:
         self.names: tuple[JSON, JSON] = (None, None)
         self.graders: dict[str, object] = {}
         self.ungraded: tuple[str, dict[str, object]] | None = None
+        self.left_out: dict[str, int] = {}
+        #: A join's: see :class:`ReadNotes`.
+        self.sides: tuple[tuple[str, int], ...] = ()
+        self.one_side: list[str] = []
 
     def label_outside(
         self,
@@ -203,6 +237,9 @@ class Findings:
             self.judged,
             self.names,
             tuple(self.graders.items()),
+            tuple(self.left_out.items()),
+            self.sides,
+            tuple(self.one_side),
         )
 
 
@@ -249,9 +286,15 @@ def _path_break(parts: tuple[str, ...], judgement: dict[str, object], where: str
     for depth, part in enumerate(parts):
         reached = ".".join(parts[:depth])
         if type(value) is list:
+            index = index_of(part)
+            size = f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
             return (
-                f"{where} holds a list at {escape_controls(repr(reached))}, and a key path reads through "
-                "mappings only; name the key that holds each judgement's grader"
+                f"{where} holds {size} at {escape_controls(repr(reached))}, which has no "
+                f"item {escape_controls(part)}; name the item (from 0) or the key that holds "
+                "each judgement's grader"
+                if index is not None
+                else f"{where} holds {size} at {escape_controls(repr(reached))}, which a key "
+                f"path indexes by number, not by {escape_controls(repr(part))}"
             )
         if type(value) is not dict:
             return (

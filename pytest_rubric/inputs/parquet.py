@@ -20,7 +20,8 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.ledgerspec import Ledger, LedgerError, header_problem
+from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.misfits import LedgerError, dotted_name, header_problem
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -73,10 +74,15 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
         if ledger.per_judgement
         else [("id", ledger.id), ("a", ledger.a), ("b", ledger.b)]
     )
+    paths += [("where", path) for path, _ in ledger.selection.where]
     columns: list[str] = []
     for key, path in paths:
         assert path is not None
         top = path.parts[0]
+        if len(path.parts) > 1 and top not in schema_names and path.column in schema_names:
+            raise LedgerError(
+                dotted_name(reader.case_file, key, path, f"{reader.display}'s schema")
+            )
         twice = _named_twice(schema, path.parts)
         if twice is not None:
             depth, count = twice

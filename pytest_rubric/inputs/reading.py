@@ -2,8 +2,11 @@
 what the runner hands its evaluator.
 
 - ``.json`` (also gzip'd): :class:`WholeInput`, the whole input mapping;
-- ``.jsonl``, ``.csv`` (each also gzip'd), ``.parquet``: :class:`~.rows.FileRows`,
-  ledger rows read one at a time, as a ``ledger:`` block says where the case has one.
+- ``.jsonl``, ``.csv`` (each also gzip'd), ``.parquet``, and a ``.json`` document read
+  through a ``ledger:`` block: :class:`~.rows.FileRows`, ledger rows read one at a
+  time, as a ``ledger:`` block says where the case has one;
+- two files joined by case ID (a ``ledger:`` whose ``a`` and ``b`` are each a file):
+  :class:`~.joins.JoinedRows`.
 
 The format is the suffix written in the case file (``InputFile.format``), so a symlink
 named ``week.csv`` is read as CSV whatever its target is called. Readers raise
@@ -21,6 +24,7 @@ from typing import TypeVar
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.formats import INPUT_FORMATS
+from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.source import InputFile
@@ -59,11 +63,18 @@ class WholeInput:
             raise unreadable(file.display, exc) from None
 
 
-def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows:
+#: What a ledger's rows are read as: one file's, or two files' joined.
+LedgerRows = FileRows | JoinedRows
+
+
+def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows | JoinedRows:
     """What ``file`` holds: a whole input, or ledger rows. Nothing is read until asked;
     ``case_file`` names the case file in messages about its ``ledger:`` block."""
-    if file.format in WHOLE_INPUTS:
-        return WholeInput(file)
+    ledger = file.ledger
+    if ledger is None:
+        return WholeInput(file) if file.format in WHOLE_INPUTS else FileRows(file, case_file)
+    if ledger.join is not None:
+        return JoinedRows(file, case_file)
     return FileRows(file, case_file)
 
 

@@ -3,12 +3,15 @@
 Three parts, each its own module, meet here:
 
 - a **row source** per format reads the file's rows as written, one at a time
-  (:data:`ROW_SOURCES`: ``.jsonl``, ``.csv``, ``.parquet``), moving a
+  (:data:`ROW_SOURCES`: ``.jsonl``, ``.csv``, ``.parquet``, and a ``.json`` document's
+  list of rows), moving a
   :class:`~pytest_rubric.inputs.cursor.Cursor` of its pass;
 - a **block source** per format offers the same rows as label blocks, where it can
   (:data:`BLOCK_SOURCES`);
 - the **mapping** (:mod:`~pytest_rubric.inputs.ledgermaps`) turns an export's rows into
-  ledger rows as its ``ledger:`` block says, whatever the format.
+  ledger rows as its ``ledger:`` block says, whatever the format, after
+  :mod:`~pytest_rubric.inputs.judgements` keeps the rows (or judgements) its ``where``
+  keeps and splits rows that hold several judgements.
 
 A new format is a new module and one entry in each table.
 """
@@ -23,9 +26,12 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
+from pytest_rubric.inputs.judgements import judgements_of, kept_rows
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
 from pytest_rubric.inputs.notes import Findings, ReadNotes
+from pytest_rubric.inputs.selection import Conditions
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
 from pytest_rubric.inputs.textfiles import text_rows, unreadable
@@ -53,6 +59,26 @@ def _csv(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     return text_rows(
         file.path, file.display, file.format.endswith(".gz"), read, _at_line(file, cursor)
     )
+
+
+def _document(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+    records = None if file.ledger is None else file.ledger.selection.records
+
+    def read(stream: TextIO) -> Iterator[JSON]:
+        return document_rows(stream, file.display, cursor, records, case_file)
+
+    def where() -> str:
+        return f"{file.display}{document_place(file, cursor.position)}"
+
+    return text_rows(file.path, file.display, file.format.endswith(".gz"), read, where)
+
+
+def document_place(file: InputFile, number: int | str) -> str:
+    """Row ``number`` (from 1) of a JSON document's list, after the file's name:
+    ``#records[N]`` (N from 0), the list named as ``records:`` writes it."""
+    records = None if file.ledger is None else file.ledger.selection.records
+    index = number - 1 if isinstance(number, int) else number
+    return f"#{'' if records is None else records.written}[{index}]"
 
 
 def _at_line(file: InputFile, cursor: Cursor) -> Callable[[], str]:
@@ -90,7 +116,12 @@ def _blocks_or_rows(blocks: Iterator[LabelBlock | None]) -> Iterator[LabelBlock 
 
 
 #: The row source of each format of ledger rows, by its suffix without ``.gz``.
-ROW_SOURCES: dict[str, RowSource] = {".jsonl": _jsonl, ".csv": _csv, ".parquet": _parquet}
+ROW_SOURCES: dict[str, RowSource] = {
+    ".jsonl": _jsonl,
+    ".csv": _csv,
+    ".parquet": _parquet,
+    ".json": _document,
+}
 #: The block source of each format that has one.
 BLOCK_SOURCES: dict[str, BlockSource] = {
     ".jsonl": text_label_blocks,
@@ -140,6 +171,13 @@ class FileRows:
             """The row just read, by its place in the file (for what reading found)."""
             return f"{self.display}{self.place(cursor.position)}"
 
+        conditions = Conditions(ledger.selection.where)
+        if ledger.per_judgement:
+            assert ledger.grader is not None
+            assert ledger.label is not None
+            raw = judgements_of(raw, ledger.grader, ledger.label, conditions, here)  # type: ignore[assignment]
+        elif conditions.checks:
+            raw = kept_rows(raw, conditions)  # type: ignore[assignment]
         if ledger.per_judgement:
 
             def line() -> int:
@@ -166,6 +204,7 @@ class FileRows:
             raise
         except Exception as exc:  # mapping a row the reader handed over
             raise unreadable(here(), exc) from None
+        findings.left_out = conditions.left_out
         findings.whole = True
 
     @property
@@ -174,8 +213,13 @@ class FileRows:
         return self._cursor.line
 
     def place(self, line: int | str) -> str:
-        """Where row ``line`` is, after the file's name: ``:LINE``, or ``#row N``."""
-        return f"#row {line}" if self.base == ".parquet" else f":{line}"
+        """Where row ``line`` is, after the file's name: ``:LINE``, ``#row N`` (Parquet),
+        or ``#records[N]`` (a JSON document's list)."""
+        if self.base == ".parquet":
+            return f"#row {line}"
+        if self.base == ".json":
+            return document_place(self.file, line)
+        return f":{line}"
 
     def here(self) -> str:
         """Where the row the latest pass handed over last is: ``:LINE``, or ``#row N``."""
@@ -192,7 +236,10 @@ class FileRows:
         it, where a block holds anything else; then read the rows one at a time, which
         says exactly what is wrong and where."""
         blocks = BLOCK_SOURCES.get(self.base)
-        if blocks is None:
+        ledger = self.file.ledger
+        if blocks is None or (
+            ledger is not None and (ledger.selection.where or ledger.selection.ids_as_text)
+        ):
             return iter((None,))
         findings = Findings()
         self._passes.append(("blocks", findings))

@@ -157,9 +157,7 @@ class RubricItem(pytest.Item):
             path=self.display,
             source=self.source,
             review_limit=review_limit(self.config),
-            review_at=root_path(self.config, case.input_file.path)
-            if case.input_file
-            else self.file,
+            review_at=_review_at(self.config, case, self.file),
         )
         run = decide(
             case,
@@ -248,3 +246,13 @@ class RubricItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"{REPORT_DOMAIN}{self.case.name}"
+
+
+def _review_at(config: pytest.Config, case: Case, file: str) -> str:
+    """What names the file of a row to review, before its place: the input file's path
+    from rootdir; nothing for a join, whose rows name their own files; the case file's
+    for rows written in it."""
+    source = case.input_file
+    if source is None:
+        return file
+    return "" if source.sides is not None else root_path(config, source.path)

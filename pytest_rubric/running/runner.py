@@ -33,7 +33,8 @@ from pytest_rubric.core.jsonvalues import (
 )
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs.ledgerspec import LedgerError
+from pytest_rubric.inputs.joins import JoinedRows
+from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.inputs.notes import ReadNotes
 from pytest_rubric.inputs.reading import WholeInput, open_input
 from pytest_rubric.inputs.rows import FileRows
@@ -186,7 +187,7 @@ class _Asking:
         #: then, and after an answer given another way (with its evidence, if any).
         self._evaluated: Mapping[str, JSON] | None = None
 
-    def _opened(self) -> WholeInput | FileRows | None:
+    def _opened(self) -> WholeInput | FileRows | JoinedRows | None:
         source = self.case.input_file
         return None if source is None else open_input(source, self.path)
 
@@ -196,7 +197,7 @@ class _Asking:
         evaluator, call = self.evaluator, self.call
         opened = self._opened()
         data: Mapping[str, JSON]
-        if isinstance(opened, FileRows):
+        if isinstance(opened, (FileRows, JoinedRows)):
             stream = None if evaluator.ledger is None else evaluator.ledger.stream
             if stream is not None:
                 pair = call("stream", stream, opened, opened.where)
@@ -228,7 +229,7 @@ class _Asking:
         gives the line in the case file or in the input file)."""
         case = self.case
         opened = self._opened()
-        if isinstance(opened, FileRows):
+        if isinstance(opened, (FileRows, JoinedRows)):
             # The rows streamed, never held whole: an iterable of JSON rows where the list
             # would be.
             rows = opened

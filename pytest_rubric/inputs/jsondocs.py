@@ -1,0 +1,270 @@
+"""Ledger rows from one JSON document (``.json``, also gzip'd): the items of a list in it.
+
+With a ``ledger:`` block, a ``.json`` input whose top level is an array reads its items
+as the rows; ``records: PATH`` names the list of rows inside a document (an inspect_ai
+log's ``samples``, promptfoo's ``results.results``). The document is read as a stream:
+a block of text at a time, each row decoded when it is reached and let go after, so
+memory follows the longest row, never the document. Every other value is decoded too,
+as strictly as any input (no duplicate key, no NaN, no endless number), and dropped: a
+document is read whole, and a fault anywhere in it is the input's problem.
+
+A row is named by its place in the list, ``file#records[N]`` (N from 0), the cursor's
+position being N + 1. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import NoReturn, TextIO
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.nearest import nearest
+from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
+from pytest_rubric.inputs.keypaths import KeyPath, index_of
+from pytest_rubric.inputs.misfits import LedgerError
+
+#: The document is read this many characters at a time (more while a row is longer).
+CHUNK = 1 << 20
+_SPACE = re.compile(r"[ \t\n\r]*")
+_decode = DECODER.raw_decode
+
+
+class _Text:
+    """The document's text, read a chunk at a time: ``text[pos:]`` is what is not read
+    yet; what was read before ``pos`` is dropped as more is read."""
+
+    __slots__ = ("case_file", "display", "dropped_lines", "end", "pos", "stream", "text")
+
+    def __init__(self, stream: TextIO, display: str, case_file: str) -> None:
+        self.stream = stream
+        self.display = display
+        self.case_file = case_file
+        self.text = ""
+        self.pos = 0
+        self.end = False
+        self.dropped_lines = 0  # line breaks in the text dropped so far
+
+    def more(self, at_least: int = CHUNK) -> bool:
+        """Read on (at least ``at_least`` characters, if there are); ``False`` at the end."""
+        if self.end:
+            return False
+        chunk = self.stream.read(max(at_least, CHUNK))
+        if not chunk:
+            self.end = True
+            return False
+        self.dropped_lines += self.text.count("\n", 0, self.pos)
+        self.text = self.text[self.pos :] + chunk
+        self.pos = 0
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not whitespace (``""`` at the end), not taken."""
+        while True:
+            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self.more():
+                return ""
+
+    def take(self, char: str, wanted: str) -> None:
+        """Take ``char``, which must come next; else the document is refused."""
+        if self.peek() != char:
+            self.refuse(f"expecting {wanted}")
+        self.pos += 1
+
+    def value(self) -> JSON:
+        """The next value, decoded whole (reading on while it may be cut off)."""
+        self.peek()
+        while True:
+            try:
+                value, end = _decode(self.text, self.pos)
+            except json.JSONDecodeError as exc:
+                # Cut off by the end of the text read so far, or wrong: reading on tells.
+                if self.more(len(self.text) - self.pos):
+                    continue
+                self.refuse(f"invalid JSON: {exc.msg}", exc.pos)
+            except ValueError as exc:  # the decoder's own: a duplicate key, NaN...
+                self.refuse(str(exc))
+            except RecursionError:
+                self.refuse(TOO_DEEP)
+            # A number or word that ends where the text read so far ends may go on.
+            if end == len(self.text) and type(value) not in (dict, list) and self.more():
+                continue
+            self.pos = end
+            return value  # type: ignore[no-any-return]
+
+    def key(self) -> str:
+        """The next key of a mapping, and its ``:``."""
+        if self.peek() != '"':
+            self.refuse("expecting a key in double quotes")
+        key = self.value()
+        self.take(":", "':' after a key")
+        return key  # type: ignore[return-value]
+
+    def where(self, pos: int | None = None) -> str:
+        at = self.pos if pos is None else pos
+        line = self.dropped_lines + self.text.count("\n", 0, at) + 1
+        column = at - (self.text.rfind("\n", 0, at) + 1) + 1
+        return f"{self.display}:{line}:{column}"
+
+    def refuse(self, message: str, pos: int | None = None) -> NoReturn:
+        raise RubricInputError(f"{self.where(pos)}: {message}")
+
+
+def document_rows(
+    stream: TextIO, display: str, cursor: Cursor, records: KeyPath | None, case_file: str = ""
+) -> Iterator[JSON]:
+    """The items of the list at ``records`` (the top level without it) in the document
+    ``stream`` holds, ``cursor.position`` set to each item's number (from 1) first;
+    ``case_file`` names the case file where ``records`` does not fit the document."""
+    text = _Text(stream, display, case_file)
+    parts = () if records is None else records.parts
+    if text.peek() == "":
+        raise RubricInputError(f"{display}: the file is empty; a .json ledger is one JSON document")
+    yield from _walk(text, parts, (), cursor, records)
+    if text.peek() != "":
+        text.refuse("more after the document; a .json file holds one JSON document")
+
+
+def _walk(
+    text: _Text,
+    parts: tuple[str, ...],
+    passed: tuple[str, ...],
+    cursor: Cursor,
+    records: KeyPath | None,
+) -> Iterator[JSON]:
+    """The rows under ``parts`` from the value that starts next (``passed``: the parts
+    read on the way to it)."""
+    opening = text.peek()
+    if not parts:
+        if opening != "[":
+            _not_a_list(text, records, passed)
+        yield from _items(text, cursor)
+        return
+    part, rest = parts[0], parts[1:]
+    if opening == "{":
+        text.pos += 1
+        seen: dict[str, None] = {}  # the keys, in order
+        found = False
+        if text.peek() == "}":
+            text.pos += 1
+        else:
+            while True:
+                at = text.pos
+                key = text.key()
+                if key in seen:
+                    text.refuse(f"duplicate key {key!r}; keep one of them", at)
+                seen[key] = None
+                if key == part:
+                    found = True
+                    yield from _walk(text, rest, (*passed, part), cursor, records)
+                else:
+                    text.value()
+                if text.peek() == ",":
+                    text.pos += 1
+                    continue
+                text.take("}", "',' or '}' in a mapping")
+                break
+        if not found:
+            _leads_nowhere(text, records, passed, part, list(seen), "an empty mapping")
+        return
+    index = index_of(part)
+    if opening == "[" and index is not None:
+        text.pos += 1
+        count = 0
+        if text.peek() == "]":
+            text.pos += 1
+        else:
+            while True:
+                if count == index:
+                    yield from _walk(text, rest, (*passed, part), cursor, records)
+                else:
+                    text.value()
+                count += 1
+                if text.peek() == ",":
+                    text.pos += 1
+                    continue
+                text.take("]", "',' or ']' in a list")
+                break
+        if count <= index:
+            _leads_nowhere(text, records, passed, part, [])
+        return
+    _leads_nowhere(text, records, passed, part, [], describe(text.value()))
+
+
+def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
+    text.pos += 1  # the list's '['
+    if text.peek() == "]":
+        text.pos += 1
+        return
+    number = 0
+    while True:
+        number += 1
+        cursor.position = number
+        yield text.value()
+        if text.peek() == ",":
+            text.pos += 1
+            continue
+        text.take("]", "',' or ']' between rows")
+        return
+
+
+def _named(passed: tuple[str, ...]) -> str:
+    return "the top level" if not passed else escape_controls(repr(".".join(passed)))
+
+
+def _not_a_list(text: _Text, records: KeyPath | None, passed: tuple[str, ...]) -> NoReturn:
+    at = text.pos
+    held = text.value()
+    if records is None:
+        keys = (
+            [key for key, value in held.items() if isinstance(value, list)]
+            if isinstance(held, dict)
+            else []
+        )
+        hint = (
+            f"name the list of rows with 'records:' (lists here: {', '.join(keys[:10])})"
+            if keys
+            else "give the rows as a list, or name the list of rows with 'records:'"
+        )
+        text.refuse(f"the top level is {describe(held)}, not a list of rows; {hint}", at)
+    raise _described(
+        text,
+        records,
+        f"leads to {describe(held)} at {text.where(at)}, not a list of rows; name the list "
+        "that holds one row per case",
+    )
+
+
+def _leads_nowhere(
+    text: _Text,
+    records: KeyPath | None,
+    passed: tuple[str, ...],
+    part: str,
+    keys: list[str],
+    held: str | None = None,
+) -> NoReturn:
+    place = _named(passed)
+    if keys:
+        close = nearest(part, keys)
+        shown = ", ".join(escape_controls(repr(key)) for key in keys[:20])
+        hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
+        why = f"{place} has no key {escape_controls(repr(part))} (it has {shown}); {hint}"
+    elif held is not None:
+        why = f"{place} holds {held}, which has no {escape_controls(repr(part))}"
+    else:
+        why = f"{place} is a list of fewer than {int(part) + 1} items"
+    raise _described(text, records, f"leads nowhere in {text.display}: {why}")
+
+
+def _described(text: _Text, records: KeyPath | None, message: str) -> RubricInputError:
+    """A ``records`` path the document does not fit, named where the case file writes it."""
+    if records is None or not text.case_file:
+        return RubricInputError(f"{text.display}: 'records' {message}")
+    line, col = records.at
+    written = escape_controls(repr(records.written))
+    return LedgerError(f"{text.case_file}:{line}:{col}: 'records' {written} {message}")

@@ -1,0 +1,147 @@
+"""An export's rows as the judgements and rows a ``ledger:`` block keeps.
+
+- **Judgements in lists.** With ``rows: per-judgement``, a row may hold several
+  judgements. When the ``grader`` and ``label`` paths run through one list
+  (``annotations.completed_by`` and ``annotations.result.0.value.choices.0``), each item
+  of that list is one judgement; when both end in lists of one length
+  (``[verdict.responses.users]`` and ``[verdict.responses]``), their items are paired by
+  position, and so are the items of a ``where`` path that ends in a list of that length
+  (Argilla's ``[verdict.responses.status]``). Each judgement is handed on as the row
+  with each list's place holding its one item, so every key path reads it as it reads
+  a row of its own.
+- **where.** Only the rows (or judgements) where every named path holds exactly the
+  value given are kept; the others are counted by the first condition they fail.
+
+This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, index_of, walk_steps
+from pytest_rubric.inputs.selection import Conditions
+
+Steps = tuple[tuple[str, int | None], ...]
+
+
+def steps_of(path: KeyPath) -> Steps:
+    return tuple((part, index_of(part)) for part in path.parts)
+
+
+def kept_rows(rows: Iterable[object], conditions: Conditions) -> Iterator[object]:
+    """The rows ``conditions`` keep (a row that is not a mapping is kept: the evaluator
+    names it)."""
+    kept = conditions.kept
+    for row in rows:
+        if type(row) is not dict or kept(row):
+            yield row
+
+
+def judgements_of(
+    rows: Iterable[object],
+    grader: KeyPath,
+    label: KeyPath,
+    conditions: Conditions,
+    where: Callable[[], str],
+) -> Iterator[object]:
+    """Each row's judgements, as the module says, those ``conditions`` keep; ``where()``
+    names the row just read (for lists of unequal length)."""
+    grader_steps, label_steps = steps_of(grader), steps_of(label)
+    beside = tuple(steps_of(path) for path in conditions.paths)
+    kept = conditions.kept if conditions.checks else None
+    for row in rows:
+        if type(row) is not dict:
+            yield row
+            continue
+        for judgement in _split(row, grader, label, grader_steps, label_steps, beside, where):
+            if kept is None or kept(judgement):
+                yield judgement
+
+
+def _split(
+    row: dict[str, object],
+    grader: KeyPath,
+    label: KeyPath,
+    grader_steps: Steps,
+    label_steps: Steps,
+    beside: tuple[Steps, ...],
+    where: Callable[[], str],
+) -> Iterator[object]:
+    value: object = row
+    for depth, (part, index) in enumerate(grader_steps):
+        kind = type(value)
+        if kind is list and index is None:  # the grader path runs through a list here
+            if label_steps[:depth] != grader_steps[:depth] or len(label_steps) <= depth:
+                raise RubricInputError(
+                    f"{where()}: the grader path {_shown(grader)} runs through the list at "
+                    f"{_shown_parts(grader.parts[:depth])}, one judgement an item, but the "
+                    f"label path {_shown(label)} does not; name each judgement's label "
+                    "inside the same list"
+                )
+            for item in value:  # type: ignore[attr-defined]
+                yield _replaced(row, grader_steps[:depth], item)
+            return
+        if kind is dict:
+            value = value.get(part, ABSENT)  # type: ignore[attr-defined]
+        elif kind is list and index < len(value):  # type: ignore[arg-type, operator]
+            value = value[index]  # type: ignore[index]
+        else:
+            value = ABSENT
+        if value is ABSENT:
+            break
+    if type(value) is list:
+        labels = walk_steps(row, label_steps)
+        if type(labels) is not list:
+            raise RubricInputError(
+                f"{where()}: the grader path {_shown(grader)} ends in a list of "
+                f"{len(value)} graders, but the label path {_shown(label)} holds "
+                f"{'nothing' if labels is ABSENT else 'no list'}; with judgements in two "
+                "lists, both paths end in lists of one length"
+            )
+        if len(labels) != len(value):
+            raise RubricInputError(
+                f"{where()}: the grader path {_shown(grader)} holds {len(value)} items and "
+                f"the label path {_shown(label)} {len(labels)}; judgements in two lists are "
+                "paired by position, so both lists need one length"
+            )
+        size = len(value)
+        paired = [(grader_steps, value), (label_steps, labels)]
+        for steps in beside:  # where's lists of the same length go with them
+            held = walk_steps(row, steps)
+            if type(held) is list and len(held) == size:
+                paired.append((steps, held))
+        for position in range(size):
+            judgement: object = row
+            for steps, items in paired:
+                judgement = _replaced(judgement, steps, items[position])
+            yield judgement
+        return
+    yield row
+
+
+def _replaced(value: object, steps: Sequence[tuple[str, int | None]], item: object) -> object:
+    """A copy of ``value`` along ``steps`` (each mapping or list on the way copied, the
+    rest shared) with ``item`` where the steps lead."""
+    if not steps:
+        return item
+    (part, index), rest = steps[0], steps[1:]
+    if type(value) is dict:
+        copy = dict(value)
+        copy[part] = _replaced(value.get(part), rest, item)
+        return copy
+    if type(value) is list and index is not None and index < len(value):
+        items = list(value)
+        items[index] = _replaced(value[index], rest, item)
+        return items
+    return value
+
+
+def _shown(path: KeyPath) -> str:
+    return escape_controls(repr(path.written))
+
+
+def _shown_parts(parts: Sequence[str]) -> str:
+    return escape_controls(repr(".".join(parts)))

@@ -1,0 +1,168 @@
+"""Key paths: how a ``ledger:`` (or ``dataset:``) block names a value in an export's rows.
+
+A key path is written ``task_id``, ``labels.judge`` (into nested JSON), or as a list
+``[labels, judge.v2]`` for keys that hold a dot. A part that is a whole number
+(``0``, ``12``, never ``01``) indexes a list where the value there is a list
+(``result.0.value.choices.0``); on a mapping it is a key, as any other part. A CSV
+column is one name, dots and all.
+
+:func:`getter` reads a path from a row, :data:`ABSENT` where it leads nowhere. This
+module does not import pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.inputs.labels import Position, Report
+
+#: What a key path finds where it leads nowhere (a key missing, an index past the end,
+#: a value on the way that is neither a mapping nor a list it can index).
+ABSENT: Final = object()
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPath:
+    """A column of a CSV ledger, or a key path into a JSON row: its parts, where it is
+    written in the case file, and how it was written (for messages)."""
+
+    parts: tuple[str, ...]
+    at: Position
+    written: str
+
+    @property
+    def column(self) -> str:
+        """The name of a CSV or Parquet column: the parts joined by dots."""
+        return ".".join(self.parts)
+
+    def to_json(self) -> JSON:
+        """The path as plain JSON, for the case cache (read back by :func:`path_from_json`)."""
+        return [list(self.parts), list(self.at), self.written]
+
+
+def index_of(part: str) -> int | None:
+    """The list index ``part`` names (``0``, ``12``), or ``None`` (``01``, ``-1``, ``x``)."""
+    if part.isascii() and part.isdigit() and (part == "0" or part[0] != "0"):
+        return int(part)
+    return None
+
+
+def getter(path: KeyPath) -> Callable[[object], object]:
+    """The value at ``path`` in a row, or :data:`ABSENT` where it leads nowhere."""
+    parts = path.parts
+    steps = tuple((part, index_of(part)) for part in parts)
+    if len(steps) == 1 and steps[0][1] is None:
+        key = parts[0]
+
+        def one(row: object) -> object:
+            return row.get(key, ABSENT) if type(row) is dict else ABSENT
+
+        return one
+
+    def walk(row: object) -> object:
+        return walk_steps(row, steps)
+
+    return walk
+
+
+def walk_steps(value: object, steps: Sequence[tuple[str, int | None]]) -> object:
+    """The value ``steps`` (each a part and the index it names, if any) lead to from
+    ``value``, or :data:`ABSENT`."""
+    for part, index in steps:
+        kind = type(value)
+        if kind is dict:
+            value = value.get(part, ABSENT)  # type: ignore[attr-defined]
+            if value is ABSENT:
+                return ABSENT
+        elif kind is list and index is not None:
+            if index >= len(value):  # type: ignore[arg-type]
+                return ABSENT
+            value = value[index]  # type: ignore[index]
+        else:
+            return ABSENT
+    return value
+
+
+def path_from_json(item: Any) -> KeyPath | None:
+    """The :class:`KeyPath` :meth:`KeyPath.to_json` wrote (or ``None``); ``TypeError`` or
+    ``ValueError`` for anything else."""
+    if item is None:
+        return None
+    if type(item) is not list or len(item) != 3 or type(item[0]) is not list:
+        raise TypeError("a key path: its parts, its place and how it was written")
+    parts, at, written = item
+    if not parts or not all(type(part) is str and part for part in parts):
+        raise ValueError("a key path of text parts")
+    if type(written) is not str:
+        raise TypeError("a key path as written is text")
+    return KeyPath(tuple(parts), place_from_json(at), written)
+
+
+def place_from_json(value: Any) -> Position:
+    if type(value) is not list or len(value) != 2 or any(type(n) is not int for n in value):
+        raise TypeError("a line and a column")
+    return value[0], value[1]
+
+
+def read_key_path(
+    value: JSON,
+    key: str,
+    at: Position,
+    items: Mapping[int, Sequence[Position]],
+    refuse: Report,
+    csv_like: bool,
+    named: str | None = None,
+) -> KeyPath | None:
+    """The key path ``value`` (written under ``key`` at ``at``) names, or ``None`` after
+    refusing it; ``csv_like``: a column of a CSV file, one name whatever it holds.
+    ``named`` is how messages name the key (``ledger 'id'`` unless given)."""
+    named = named or f"ledger '{key}'"
+    example = f"'{key}: task_id', '{key}: labels.judge' or '{key}: [labels, judge.v2]'"
+    if isinstance(value, str):
+        if not value:
+            refuse(at, f"{named} is empty; name a column or key, e.g. {example}")
+            return None
+        if csv_like:  # a CSV column is one name, dots and all
+            return KeyPath((value,), at, value)
+        parts = tuple(value.split("."))
+        if not all(parts):
+            refuse(
+                at,
+                f"{named} {escape_controls(repr(value))} has an empty part between its dots; "
+                "write the key path as its keys joined by single dots, or as a list "
+                f"('{key}: [outer, key.with.dots]') for keys that hold a dot",
+            )
+            return None
+        return KeyPath(parts, at, value)
+    if isinstance(value, list):
+        positions = items.get(id(value), ())
+        if not value:
+            refuse(at, f"{named} is an empty list; name a column or key, e.g. {example}")
+            return None
+        for index, part in enumerate(value):
+            if not isinstance(part, str) or not part:
+                refuse(
+                    positions[index] if index < len(positions) else at,
+                    f"{named} part {index + 1} is {describe(part)}; each part of a key "
+                    "path is a key's text, not empty",
+                )
+                return None
+        parts = tuple(str(part) for part in value)
+        if csv_like and len(parts) > 1:
+            refuse(
+                at,
+                f"{named} is a key path of {len(parts)} keys, but a .csv ledger has "
+                "flat columns; name the column as its header writes it",
+            )
+            return None
+        return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
+    refuse(at, f"{named} must name a column or key, not {describe(value)}; write {example}")
+    return None
+
+
+def list_form(path: KeyPath) -> str:
+    """``[verdict.responses.users]``: the path's dotted text as one key, in the list form."""
+    return f"[{path.column}]"

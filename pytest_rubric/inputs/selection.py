@@ -1,0 +1,196 @@
+"""Which rows an export gives, and how its IDs read: ``records``, ``where`` and ``ids``.
+
+The names are the format (the SPEC pins them), the same in a ``ledger:`` block and in
+each side of a join::
+
+    records: results.results        # a .json document: the key path of its list of rows
+    where: {status: submitted}      # keep only rows (or judgements) where each path holds exactly this
+    ids: as-text                    # an integer ID read as its decimal text
+
+This module reads them from a block; what they do to rows is in
+:mod:`~pytest_rubric.inputs.judgements`. It does not import pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.numbers import decimal_text
+from pytest_rubric.inputs.keypaths import (
+    ABSENT,
+    KeyPath,
+    getter,
+    path_from_json,
+    read_key_path,
+)
+from pytest_rubric.inputs.labels import Position, Report
+
+AS_TEXT = "as-text"
+#: The formats whose rows sit in one JSON document (``records:`` names where).
+DOCUMENTS = (".json", ".json.gz")
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Where the rows are in a document (``records``; ``None``: the top level is the
+    list), the conditions a row (or judgement) must meet to be kept (``where``: each
+    path with the value it must hold exactly), and whether an integer ID is read as its
+    decimal text (``ids: as-text``)."""
+
+    records: KeyPath | None = None
+    where: tuple[tuple[KeyPath, JSON], ...] = ()
+    ids_as_text: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "records": None if self.records is None else self.records.to_json(),
+            "where": [[path.to_json(), value] for path, value in self.where],
+            "ids_as_text": self.ids_as_text,
+        }
+
+
+def selection_from_json(value: Any) -> Selection:
+    """The :class:`Selection` :meth:`Selection.to_json` wrote; ``TypeError`` or
+    ``ValueError`` for anything else."""
+    if type(value) is not dict or set(value) != {"records", "where", "ids_as_text"}:
+        raise TypeError("a selection: records, where and ids_as_text")
+    where = value["where"]
+    if type(where) is not list or not all(type(pair) is list and len(pair) == 2 for pair in where):
+        raise TypeError("where: pairs of a path and a value")
+    if type(value["ids_as_text"]) is not bool:
+        raise TypeError("ids_as_text is a boolean")
+    conditions = []
+    for path, held in where:
+        key = path_from_json(path)
+        if key is None:
+            raise TypeError("a where path")
+        conditions.append((key, held))
+    return Selection(path_from_json(value["records"]), tuple(conditions), value["ids_as_text"])
+
+
+def read_selection(
+    block: dict[str, JSON],
+    value_at: Callable[[str], Position],
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    items: Mapping[int, Sequence[Position]],
+    refuse: Report,
+    fmt: str,
+    named: str = "ledger",
+) -> Selection:
+    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of format
+    ``fmt``), each problem refused at its place; ``named`` names the block in messages."""
+    csv_like = fmt.removesuffix(".gz") == ".csv"
+    records = None
+    if "records" in block:
+        at = value_at("records")
+        if fmt and fmt not in DOCUMENTS:
+            refuse(
+                at,
+                f"{named} 'records' names the list of rows inside a .json document, but "
+                f"this file is {fmt}, whose rows are its {'records' if csv_like else 'lines'} "
+                "already; remove 'records'",
+            )
+        else:
+            records = read_key_path(
+                block["records"], "records", at, items, refuse, False, f"{named} 'records'"
+            )
+    where: list[tuple[KeyPath, JSON]] = []
+    if "where" in block:
+        where = _read_where(block["where"], value_at("where"), keys, refuse, csv_like, named)
+    ids_as_text = False
+    if "ids" in block:
+        if block["ids"] == AS_TEXT:
+            ids_as_text = True
+        else:
+            refuse(
+                value_at("ids"),
+                f"{named} 'ids' is {describe(block['ids'])}; write 'ids: {AS_TEXT}' to read an "
+                "integer ID as its decimal text, or leave it out",
+            )
+    return Selection(records, tuple(where), ids_as_text)
+
+
+def _read_where(
+    value: JSON,
+    at: Position,
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    refuse: Report,
+    csv_like: bool,
+    named: str,
+) -> list[tuple[KeyPath, JSON]]:
+    example = "'where: {status: submitted}'"
+    if not isinstance(value, dict) or not value:
+        refuse(
+            at,
+            f"{named} 'where' must be a mapping of key paths to the values they must hold, "
+            f"not {describe(value)}; write e.g. {example}",
+        )
+        return []
+    places = keys.get(id(value), {})
+    conditions = []
+    for written, held in value.items():
+        key_at, held_at = places.get(written, (at, at))
+        text: JSON = written
+        if written.startswith("[") and written.endswith("]"):  # the list form, as a key
+            text = [part.strip() for part in written[1:-1].split(",")]
+        path = read_key_path(text, "where", key_at, {}, refuse, csv_like, f"{named} 'where' key")
+        if path is None:
+            continue
+        if csv_like and type(held) is not str:
+            refuse(
+                held_at,
+                f"{named} 'where' wants {escape_controls(repr(written))} to hold "
+                f"{describe(held)}, but every cell of a .csv file is text; write it quoted "
+                f"('{escape_controls(show(held))}')",
+            )
+            continue
+        conditions.append((path, held))
+    return conditions
+
+
+def id_reader(path: KeyPath, selection: Selection) -> Callable[[object], object]:
+    """The ID at ``path`` in a row (:data:`ABSENT` where there is none): with ``ids:
+    as-text``, an integer (never a Boolean) as its decimal text."""
+    get = getter(path)
+    if not selection.ids_as_text:
+        return get
+
+    def as_text(row: object) -> object:
+        value = get(row)
+        return decimal_text(value) if type(value) is int else value
+
+    return as_text
+
+
+class Conditions:
+    """``where`` as a test of one row (or judgement): :meth:`kept` says whether it meets
+    every condition, and counts the first one it fails under :attr:`left_out`."""
+
+    __slots__ = ("checks", "left_out", "paths")
+
+    def __init__(self, where: tuple[tuple[KeyPath, JSON], ...]) -> None:
+        self.paths = tuple(path for path, _ in where)
+        self.checks = tuple((getter(path), path.written, held) for path, held in where)
+        #: How many were left out, by the first condition each failed ("PATH is not VALUE").
+        self.left_out: dict[str, int] = {}
+
+    def kept(self, row: object) -> bool:
+        for get, written, held in self.checks:
+            value = get(row)
+            if value is ABSENT or not json_equal(value, held):
+                reason = (
+                    f"{escape_controls(written)} is not {escape_controls(show(held))}"
+                    if value is not ABSENT
+                    else f"no {escape_controls(written)}"
+                )
+                self.left_out[reason] = self.left_out.get(reason, 0) + 1
+                return False
+        return True
+
+
+#: Every row of the file, IDs as they are: what a block without these keys says.
+EVERY_ROW = Selection()
