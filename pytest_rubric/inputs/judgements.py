@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, index_of, walk_steps
+from pytest_rubric.inputs.misfits import dotted_words
 from pytest_rubric.inputs.selection import Conditions
 
 Steps = tuple[tuple[str, int | None], ...]
@@ -94,6 +95,8 @@ def _split(
             break
     if type(value) is list:
         labels = walk_steps(row, label_steps)
+        if labels is ABSENT and len(label.parts) > 1 and label.column in row:
+            raise RubricInputError(f"{where()}: {dotted_words('label', label, 'the row holds')}")
         if type(labels) is not list:
             raise RubricInputError(
                 f"{where()}: the grader path {_shown(grader)} ends in a list of "

@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import cast
 
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.inputs.keypaths import ABSENT, getter
+from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.labels import Labels, label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.misfits import dotted_words
 from pytest_rubric.inputs.notes import NO_GRADER, Findings, grader_shown, no_judgement_error
 from pytest_rubric.inputs.selection import id_reader
 
@@ -109,6 +110,16 @@ def word_for_a_boolean(
     return True
 
 
+def note_dotted(
+    notes: Findings, key: str, path: KeyPath, row: dict[str, object], where: Callable[[], str]
+) -> None:
+    """Where ``path`` (ledger ``key``) leads nowhere in ``row`` although the row holds its
+    dotted text as one key (Argilla's ``verdict.responses``), note the list form that
+    names that key: a dotted name is a key path."""
+    if len(path.parts) > 1 and path.column in row:
+        notes.dotted = dotted_words(key, path, f"{where()} holds")
+
+
 def mapped_rows(
     rows: Iterable[object], ledger: Ledger, notes: Findings, where: Callable[[], str]
 ) -> Iterator[object]:
@@ -131,9 +142,13 @@ def mapped_rows(
         case_id = get_id(row)
         if case_id is not ABSENT:
             out["id"] = case_id
+        elif notes.dotted is None:
+            note_dotted(notes, "id", ledger.id, row, where)
         for side, get in (("a", get_a), ("b", get_b)):
             value = get(row)
             if value is ABSENT:
+                if notes.dotted is None:
+                    note_dotted(notes, side, ledger.a if side == "a" else ledger.b, row, where)
                 continue
             if plain:
                 if type(value) is not bool and notes.outside is None:
@@ -263,7 +278,8 @@ def paired_judgements(
         value = get_label(judgement)
         outside = False
         if value is ABSENT:
-            pass
+            if notes.dotted is None:
+                note_dotted(notes, "label", ledger.label, judgement, where)
         elif not plain:
             first = notes.outside is None
             value = label_meaning(lookup, labels, notes, where, name, case_id, value, None)

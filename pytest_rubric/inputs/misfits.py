@@ -34,11 +34,17 @@ def header_problem(
 
 
 def dotted_name(case_file: str, key: str, path: KeyPath, holder: str) -> str:
-    """Why a dotted key path that ``holder`` (a schema, a row) has as one name leads
-    nowhere, and the list form that names it."""
+    """Why a dotted key path that ``holder`` (a schema) has as one name leads nowhere,
+    and the list form that names it, at the block's ``path:line:col``."""
+    return f"{case_file}:{path.at[0]}:{path.at[1]}: {dotted_words(key, path, holder + ' holds')}"
+
+
+def dotted_words(key: str, path: KeyPath, holder: str) -> str:
+    """``ledger 'a' is the key path 'x.y', ... but HOLDER 'x.y' as one name; write ...``:
+    a dotted name is a key path, and the list form names a key that holds dots. Never
+    the very name that was written."""
     return (
-        f"{case_file}:{path.at[0]}:{path.at[1]}: ledger '{key}' is the key path "
-        f"{escape_controls(repr(path.written))}, each dot a step into a value, but {holder} "
-        f"holds {escape_controls(repr(path.column))} as one name; write it in the list form "
-        f"'{key}: [{escape_controls(path.column)}]'"
+        f"ledger '{key}' is the key path {escape_controls(repr(path.written))}, each dot a "
+        f"step into a value, but {holder} {escape_controls(repr(path.column))} as one name; "
+        f"write it in the list form '{key}: [{escape_controls(path.column)}]'"
     )

@@ -94,6 +94,8 @@ class ReadNotes:
     #: A join's sides: each file's count of IDs, and the first IDs found on one side only.
     sides: tuple[tuple[str, int], ...] = ()
     one_side: tuple[str, ...] = ()
+    #: A key path that leads nowhere where a row holds its dotted text as one key.
+    dotted: str | None = None
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -127,6 +129,8 @@ class ReadNotes:
         if not self.whole:
             return {}
         facts: dict[str, JSON] = {}
+        if self.dotted is not None:
+            facts["key path"] = self.dotted
         if self.left_out:
             total = sum(count for _, count in self.left_out)
             kind = "judgement" if self.judged is not None else "row"
@@ -180,6 +184,7 @@ class Findings:
     repeated ID's first place, takes its own and leaves the first's alone)."""
 
     __slots__ = (
+        "dotted",
         "graders",
         "ignored",
         "judged",
@@ -206,6 +211,7 @@ class Findings:
         #: A join's: see :class:`ReadNotes`.
         self.sides: tuple[tuple[str, int], ...] = ()
         self.one_side: list[str] = []
+        self.dotted: str | None = None
 
     def label_outside(
         self,
@@ -240,6 +246,7 @@ class Findings:
             tuple(self.left_out.items()),
             self.sides,
             tuple(self.one_side),
+            self.dotted,
         )
 
 
@@ -302,6 +309,14 @@ def _path_break(parts: tuple[str, ...], judgement: dict[str, object], where: str
                 "key that holds each judgement's grader"
             )
         if part not in value:
+            rest = ".".join(parts[depth:])
+            if depth + 1 < len(parts) and rest in value:
+                return (
+                    f"{where} holds {escape_controls(repr(rest))} as one key"
+                    + (f" under {escape_controls(repr(reached))}" if reached else "")
+                    + "; a dotted name is a key path, each dot a step into a value: write "
+                    f"the key that holds dots in the list form ('grader: [{'' if not reached else reached + ', '}{escape_controls(rest)}]')"
+                )
             keys = [key for key in value if isinstance(key, str)]
             shown = ", ".join(escape_controls(repr(key)) for key in keys[:20]) or "no keys"
             close = nearest(part, keys)
