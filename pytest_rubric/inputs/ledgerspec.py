@@ -395,8 +395,8 @@ def _join(
             sides.append(None)
             continue
         sides.append(read_side(name, value, value_at(name), keys, items, refuse))
-    # Labels at the ledger level are for both sides: read as the stricter of them takes.
-    csv_like = any(
+    # Labels at the ledger level are for both sides: text only where both are CSV.
+    csv_like = all(
         isinstance(block.get(name), dict)
         and format_of(str(block[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
         == ".csv"
