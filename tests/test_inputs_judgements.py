@@ -6,10 +6,13 @@ struct fields."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.evaluators.builtin import AGREEMENT
@@ -166,9 +169,7 @@ def test_a_grader_path_past_the_end_of_a_list_says_where_it_stops(tmp_path: Path
         tmp_path, "e.jsonl", rows, "{rows: per-judgement, grader: by.1, label: v, a: al, b: bo}"
     )
     problem = case_error(outcome)
-    assert (
-        "ledger 'grader' is 'by.1', which finds no grader in any of the 2 judgements" in problem
-    )
+    assert "ledger 'grader' is 'by.1', which finds no grader in any of the 2 judgements" in problem
     assert "e.jsonl:1 holds a list of 1 item at 'by', which has no item 1" in problem
 
 
@@ -517,3 +518,268 @@ def test_other_graders_of_a_long_csv_are_quoted_on_blocks_and_rows_alike(
     assert outcome.evidence.facts["ignored judgements"] == (
         "29 by graders other than a and b ('editor ' 29)"
     )
+
+
+# -- judgements kept in lists (Label Studio, Argilla, SageMaker) ----------------------------------
+
+
+def label_studio_task(task: int, annotations: list[tuple[int, str | None, bool]]) -> dict[str, Any]:
+    """A task as Label Studio's JSON export writes it: its judgements in ``annotations``,
+    each choice inside ``result[0].value.choices``; a cancelled one with an empty result."""
+    return {
+        "id": task,
+        "annotations": [
+            {
+                "id": task * 10 + n,
+                "completed_by": who,
+                "result": []
+                if choice is None
+                else [
+                    {
+                        "id": f"r{task}{n}",
+                        "type": "choices",
+                        "value": {"choices": [choice]},
+                        "origin": "manual",
+                        "to_name": "text",
+                        "from_name": "verdict",
+                    }
+                ],
+                "was_cancelled": cancelled,
+                "ground_truth": False,
+                "task": task,
+                "project": 7,
+            }
+            for n, (who, choice, cancelled) in enumerate(annotations)
+        ],
+        "data": {"text": f"Headline {task}"},
+        "meta": {},
+        "project": 7,
+        "inner_id": task,
+    }
+
+
+LABEL_STUDIO = (
+    "{rows: per-judgement, id: id, ids: as-text, grader: annotations.completed_by, "
+    "label: annotations.result.0.value.choices.0, a: 10, b: 12, "
+    "labels: {PASS: true, FAIL: false}, where: {annotations.was_cancelled: false}}"
+)
+
+
+def test_label_studio_judgements_in_annotations_are_read_and_cancelled_ones_left_out(
+    tmp_path: Path,
+) -> None:
+    tasks = [
+        label_studio_task(101, [(10, "PASS", False), (12, "PASS", False)]),
+        label_studio_task(102, [(12, None, True), (10, "FAIL", False), (12, "PASS", False)]),
+        label_studio_task(103, [(10, "FAIL", False), (12, "FAIL", False), (14, "PASS", False)]),
+    ]
+    outcome = run_export(tmp_path, "project-7.json", json.dumps(tasks), LABEL_STUDIO)
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 1, "aOnly": 0, "bOnly": 1},
+        "agreement": 2,
+        "total": 3,
+        "disagreements": ["102"],
+    }
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["left out"] == (
+        "1 judgement by 'where' (annotations.was_cancelled is not false: 1)"
+    )
+    assert outcome.evidence.facts["ignored judgements"] == "1 by graders other than a and b (14 1)"
+
+
+ARGILLA_USERS = ("3f7c1c4e-2b8a-4d0e-9a51-6c2d1e0a7b10", "b2e94d7a-58c1-4f3b-8e06-91a4c5d3f212")
+ARGILLA = (
+    "{rows: per-judgement, id: id, grader: [verdict.responses.users], "
+    f"label: [verdict.responses], a: {ARGILLA_USERS[0]}, b: {ARGILLA_USERS[1]}, "
+    "labels: {PASS: true, FAIL: false}, where: {'[verdict.responses.status]': submitted}}"
+)
+
+
+def argilla_row(record: str, responses: list[tuple[str, str, str]]) -> str:
+    """A record as Argilla's Hugging Face export flattens it: parallel lists under column
+    names that hold dots."""
+    return (
+        json.dumps(
+            {
+                "id": record,
+                "status": "completed",
+                "_server_id": f"9a0c-{record}",
+                "headline": f"Headline {record}",
+                "verdict.responses": [value for value, _, _ in responses],
+                "verdict.responses.users": [user for _, user, _ in responses],
+                "verdict.responses.status": [status for _, _, status in responses],
+            }
+        )
+        + "\n"
+    )
+
+
+def test_argilla_parallel_lists_are_paired_by_position_and_drafts_left_out(
+    tmp_path: Path,
+) -> None:
+    alice, bob = ARGILLA_USERS
+    export = argilla_row(
+        "h1", [("PASS", alice, "submitted"), ("FAIL", bob, "submitted")]
+    ) + argilla_row(
+        "h2", [("FAIL", bob, "draft"), ("PASS", alice, "submitted"), ("PASS", bob, "submitted")]
+    )
+    outcome = run_export(tmp_path, "records.jsonl", export, ARGILLA)
+    assert outcome.actual == {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0},
+        "agreement": 1,
+        "total": 2,
+        "disagreements": ["h1"],
+    }
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["left out"] == (
+        "1 judgement by 'where' ([verdict.responses.status] is not \"submitted\": 1)"
+    )
+
+
+def test_parallel_lists_of_unequal_length_are_worded_at_the_row(tmp_path: Path) -> None:
+    row = {
+        "id": "h1",
+        "verdict.responses": ["PASS"],
+        "verdict.responses.users": list(ARGILLA_USERS),
+        "verdict.responses.status": ["submitted", "submitted"],
+    }
+    outcome = run_export(tmp_path, "records.jsonl", json.dumps(row) + "\n", ARGILLA)
+    assert case_error(outcome) == (
+        "the input is not usable: records.jsonl:1: the grader path "
+        "'[verdict.responses.users]' holds 2 items and the label path '[verdict.responses]' "
+        "1; judgements in two lists are paired by position, so both lists need one length"
+    )
+
+
+def test_a_dotted_column_name_is_told_the_list_form_never_the_name_as_written(
+    tmp_path: Path,
+) -> None:
+    export = argilla_row("h1", [("PASS", ARGILLA_USERS[0], "submitted")])
+    dotted = ARGILLA.replace("[verdict.responses.users]", "verdict.responses.users")
+    problem = case_error(run_export(tmp_path, "records.jsonl", export, dotted))
+    assert problem.endswith(
+        "records.jsonl:1 holds 'verdict.responses.users' as one key; a dotted name is a key "
+        "path, each dot a step into a value: write the key that holds dots in the list form "
+        "('grader: [verdict.responses.users]')"
+    )
+    assert "did you mean 'verdict.responses.users'" not in problem
+
+
+def test_a_dotted_parquet_column_is_told_the_list_form(tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    pytest.importorskip("pyarrow.parquet")
+
+    table = pyarrow.table(
+        {
+            "id": ["h1"],
+            "verdict.responses": [["PASS", "PASS"]],
+            "verdict.responses.users": [list(ARGILLA_USERS)],
+            "verdict.responses.status": [["submitted", "submitted"]],
+        }
+    )
+    pyarrow.parquet.write_table(table, tmp_path / "records.parquet")
+    (tmp_path / "c.rubric.yaml").write_text(
+        "evaluator: agreement\ncases:\n  - id: x\n    input_file: records.parquet\n"
+        f"    ledger: {ARGILLA.replace('[verdict.responses.users]', 'verdict.responses.users')}\n"
+        "    expected: {}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
+    problem = case_error(run_case(case, AGREEMENT, path="c.rubric.yaml", source=""))
+    assert problem.endswith(
+        "ledger 'grader' is the key path 'verdict.responses.users', each dot a step into a "
+        "value, but records.parquet's schema holds 'verdict.responses.users' as one name; "
+        "write it in the list form 'grader: [verdict.responses.users]'"
+    )
+    right = run_case(
+        load_case_file(
+            _write(
+                tmp_path, ARGILLA.replace("where: {'[verdict.responses.status]': submitted}", "")
+            ),
+            "c.rubric.yaml",
+            root=tmp_path,
+        ).cases[0],
+        AGREEMENT,
+        path="c.rubric.yaml",
+        source="",
+    )
+    assert right.actual is not None
+    assert right.actual["total"] == 1
+
+
+def _write(folder: Path, ledger: str) -> Path:
+    path = folder / "c.rubric.yaml"
+    path.write_text(
+        "evaluator: agreement\ncases:\n  - id: x\n    input_file: records.parquet\n"
+        f"    ledger: {ledger}\n    expected: {{}}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+JUDGEMENTS = st.lists(
+    st.tuples(
+        st.sampled_from(["t1", "t2", "t3", "t4"]),
+        st.sampled_from([10, 12, 14]),
+        st.sampled_from(["PASS", "FAIL", "MAYBE"]),
+        st.booleans(),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(judgements=JUDGEMENTS)
+def test_an_export_nested_in_lists_answers_as_its_judgements_flattened_one_per_row(
+    judgements: list[tuple[str, int, str, bool]],
+) -> None:
+    # Nested: one task per case (in the order of each case's first judgement), its
+    # judgements in a list; flattened: one row per judgement, in the same order.
+    tasks: dict[str, list[tuple[int, str, bool]]] = {}
+    for task, who, choice, cancelled in judgements:
+        tasks.setdefault(task, []).append((who, choice, cancelled))
+    nested = [
+        {
+            "id": task,
+            "annotations": [
+                {
+                    "completed_by": who,
+                    "result": [{"value": {"choices": [choice]}}],
+                    "was_cancelled": c,
+                }
+                for who, choice, c in items
+            ],
+        }
+        for task, items in tasks.items()
+    ]
+    flat = "".join(
+        json.dumps({"id": task, "completed_by": who, "choice": choice, "was_cancelled": c}) + "\n"
+        for task, items in tasks.items()
+        for who, choice, c in items
+    )
+    words = "labels: {PASS: true, FAIL: false}, a: 10, b: 12"
+    with tempfile.TemporaryDirectory() as one, tempfile.TemporaryDirectory() as two:
+        lists = run_export(
+            Path(one),
+            "tasks.json",
+            json.dumps(nested),
+            "{rows: per-judgement, id: id, grader: annotations.completed_by, "
+            f"label: annotations.result.0.value.choices.0, {words}, "
+            "where: {annotations.was_cancelled: false}}",
+        )
+        rows = run_export(
+            Path(two),
+            "rows.jsonl",
+            flat,
+            "{rows: per-judgement, id: id, grader: completed_by, label: choice, "
+            f"{words}, where: {{was_cancelled: false}}}}",
+        )
+    assert lists.outcome == rows.outcome
+    assert lists.actual == rows.actual
+    if lists.evidence is not None and rows.evidence is not None:
+        assert lists.evidence.facts.get("ignored judgements") == rows.evidence.facts.get(
+            "ignored judgements"
+        )
+        assert (lists.evidence.facts.get("left out") is None) == (
+            rows.evidence.facts.get("left out") is None
+        )

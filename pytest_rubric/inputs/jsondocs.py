@@ -154,6 +154,7 @@ def _walk(
             text.pos += 1
         else:
             while True:
+                text.peek()
                 at = text.pos
                 key = text.key()
                 if key in seen:
@@ -193,7 +194,7 @@ def _walk(
         if count <= index:
             _leads_nowhere(text, records, passed, part, [])
         return
-    _leads_nowhere(text, records, passed, part, [], describe(text.value()))
+    _leads_nowhere(text, records, passed, part, [], _kind(text.value()))
 
 
 def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
@@ -211,6 +212,16 @@ def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
             continue
         text.take("]", "',' or ']' between rows")
         return
+
+
+def _kind(value: JSON) -> str:
+    """What ``value`` is, in words short enough for any document: a whole mapping or
+    list is never shown."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return describe(value)
 
 
 def _named(passed: tuple[str, ...]) -> str:
@@ -231,11 +242,11 @@ def _not_a_list(text: _Text, records: KeyPath | None, passed: tuple[str, ...]) -
             if keys
             else "give the rows as a list, or name the list of rows with 'records:'"
         )
-        text.refuse(f"the top level is {describe(held)}, not a list of rows; {hint}", at)
+        text.refuse(f"the top level is {_kind(held)}, not a list of rows; {hint}", at)
     raise _described(
         text,
         records,
-        f"leads to {describe(held)} at {text.where(at)}, not a list of rows; name the list "
+        f"leads to {_kind(held)} at {text.where(at)}, not a list of rows; name the list "
         "that holds one row per case",
     )
 

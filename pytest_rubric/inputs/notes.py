@@ -264,7 +264,7 @@ def no_judgement_error(ledger: Ledger, findings: Findings, case_file: str) -> Le
             f"{case_file}:{path.at[0]}:{path.at[1]}: ledger 'grader' is "
             f"{escape_controls(repr(path.written))}, which finds no grader in any of the "
             f"{sum(ignored.values())} judgements, so the ledger would be empty: "
-            f"{_path_break(path.parts, judgement, where)}"
+            f"{path_break(path.parts, judgement, where)}"
         )
     found = ", ".join(
         f"{name} ({count} judgement{'' if count == 1 else 's'})"
@@ -286,7 +286,7 @@ def no_judgement_error(ledger: Ledger, findings: Findings, case_file: str) -> Le
     )
 
 
-def _path_break(parts: tuple[str, ...], judgement: dict[str, object], where: str) -> str:
+def path_break(parts: tuple[str, ...], judgement: dict[str, object], where: str) -> str:
     """Where the key path ``parts`` stops in ``judgement`` (read at ``where``), and what
     to write instead."""
     value: object = judgement

@@ -22,15 +22,18 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
+from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
-from pytest_rubric.inputs.notes import Findings, ReadNotes
+from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.inputs.notes import Findings, ReadNotes, path_break
 from pytest_rubric.inputs.selection import Conditions
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
@@ -171,7 +174,7 @@ class FileRows:
             """The row just read, by its place in the file (for what reading found)."""
             return f"{self.display}{self.place(cursor.position)}"
 
-        conditions = Conditions(ledger.selection.where)
+        conditions = Conditions(ledger.selection.where, here)
         if ledger.per_judgement:
             assert ledger.grader is not None
             assert ledger.label is not None
@@ -198,12 +201,17 @@ class FileRows:
             )
         else:
             rows = mapped_rows(raw, ledger, findings, here)
+        handed = False
         try:
-            yield from rows  # type: ignore[misc]
+            for row in rows:
+                handed = True
+                yield row  # type: ignore[misc]
         except RubricInputError:
             raise
         except Exception as exc:  # mapping a row the reader handed over
             raise unreadable(here(), exc) from None
+        if conditions.left_out and not handed:  # never an empty ledger
+            raise _none_kept(ledger, conditions, self.case_file)
         findings.left_out = conditions.left_out
         findings.whole = True
 
@@ -257,3 +265,21 @@ class FileRows:
         if chosen is None:
             chosen = next((found for _, found in self._passes if found.whole), None)
         return None if chosen is None else chosen.notes(ledger.vocabulary())
+
+
+def _none_kept(ledger: Ledger, conditions: Conditions, case_file: str) -> LedgerError:
+    """The case's problem when ``where`` keeps nothing: never an empty ledger. When the
+    ``grader`` path finds no grader in the first judgement left out either, that is said
+    first: ``where`` is then not the slip."""
+    grader = ledger.grader
+    first = conditions.first_row
+    if grader is not None and type(first) is dict and getter(grader)(first) is ABSENT:
+        return LedgerError(
+            f"{case_file}:{grader.at[0]}:{grader.at[1]}: ledger 'grader' is "
+            f"{escape_controls(repr(grader.written))}, which finds no grader, and 'where' "
+            "leaves out every judgement, so the ledger would be empty: "
+            f"{path_break(grader.parts, first, conditions.first_place)}"
+        )
+    row, col = ledger.selection.where[0][0].at  # where 'where' starts
+    what = "judgements" if ledger.per_judgement else "rows"
+    return LedgerError(f"{case_file}:{row}:{col}: {conditions.none_kept(what)}")

@@ -137,6 +137,15 @@ def _read_where(
         text: JSON = written
         if written.startswith("[") and written.endswith("]"):  # the list form, as a key
             text = [part.strip() for part in written[1:-1].split(",")]
+        elif not csv_like and not all(written.split(".")):
+            refuse(
+                key_at,
+                f"{named} 'where' key {escape_controls(repr(written))} has an empty part "
+                "between its dots; write the key path as its keys joined by single dots, or "
+                "in the list form as the key ('[outer, key.with.dots]': VALUE) for keys that "
+                "hold a dot",
+            )
+            continue
         path = read_key_path(text, "where", key_at, {}, refuse, csv_like, f"{named} 'where' key")
         if path is None:
             continue
@@ -168,28 +177,56 @@ def id_reader(path: KeyPath, selection: Selection) -> Callable[[object], object]
 
 class Conditions:
     """``where`` as a test of one row (or judgement): :meth:`kept` says whether it meets
-    every condition, and counts the first one it fails under :attr:`left_out`."""
+    every condition, and counts the first one it fails under :attr:`left_out`;
+    ``where()``, if given, names the row being read, for :attr:`first` (the first left
+    out, with what it holds there)."""
 
-    __slots__ = ("checks", "left_out", "paths")
+    __slots__ = ("checks", "first", "first_place", "first_row", "left_out", "paths", "where")
 
-    def __init__(self, where: tuple[tuple[KeyPath, JSON], ...]) -> None:
+    def __init__(
+        self, where: tuple[tuple[KeyPath, JSON], ...], named: Callable[[], str] | None = None
+    ) -> None:
         self.paths = tuple(path for path, _ in where)
         self.checks = tuple((getter(path), path.written, held) for path, held in where)
+        self.where = named
         #: How many were left out, by the first condition each failed ("PATH is not VALUE").
         self.left_out: dict[str, int] = {}
+        self.first: str | None = None
+        self.first_row: object = None
+        self.first_place = ""
 
     def kept(self, row: object) -> bool:
         for get, written, held in self.checks:
             value = get(row)
             if value is ABSENT or not json_equal(value, held):
+                shown = escape_controls(written)
                 reason = (
-                    f"{escape_controls(written)} is not {escape_controls(show(held))}"
+                    f"{shown} is not {escape_controls(show(held))}"
                     if value is not ABSENT
-                    else f"no {escape_controls(written)}"
+                    else f"no {shown}"
                 )
                 self.left_out[reason] = self.left_out.get(reason, 0) + 1
+                if self.first is None and self.where is not None:
+                    self.first_row, place = row, self.where()
+                    self.first_place = place
+                    self.first = (
+                        f"{place} has no {shown}"
+                        if value is ABSENT
+                        else f"{place} holds {escape_controls(show(value))} at {shown}"
+                    )
                 return False
         return True
+
+    def none_kept(self, what: str) -> str:
+        """Why ``where`` kept none of the ``what`` (rows or judgements): the counts, and
+        the first left out."""
+        total = sum(self.left_out.values())
+        why = "; ".join(f"{reason}: {count}" for reason, count in self.left_out.items())
+        first = "" if self.first is None else f"; the first: {self.first}"
+        return (
+            f"'where' leaves out every one of the {total} {what} ({why}){first}, so the "
+            "ledger would be empty; write the values as the export holds them"
+        )
 
 
 #: Every row of the file, IDs as they are: what a block without these keys says.
