@@ -167,7 +167,7 @@ def join(folder: Path, rows: int, _doc_mb: int) -> tuple[Path, list[str], int]:
     pairs = labels(rows, seed=35)
     ids = [f"c{n:07d}" for n in range(1, rows + 1)]
     with (folder / "judge.jsonl").open("w", encoding="utf-8") as stream:
-        for case_id, (a, b) in zip(ids, pairs):
+        for case_id, (a, b) in zip(ids, pairs, strict=True):
             line = {
                 "id": case_id,
                 "verdict": a,

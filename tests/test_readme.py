@@ -326,6 +326,114 @@ cases:
         "rubrics/exports/week-57.parquet": DEMO_FILES / "parquet/week-57.parquet",
         "rubrics/exports/week-58.parquet": DEMO_FILES / "parquet/week-58.parquet",
     },
+    # "Judges against humans": exports of eight tools, each as the tool writes it.
+    "tools": {
+        "rubrics/tools.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: label-studio-json
+    input_file: exports/label-studio.json     # Label Studio's JSON export: a top-level array of tasks
+    ledger:
+      rows: per-judgement
+      id: id
+      ids: as-text                           # task IDs are numbers
+      grader: annotations.completed_by       # through the annotations list: one judgement an item
+      label: annotations.result.0.value.choices.0
+      a: 10                                  # user IDs, numbers as the export holds them
+      b: 12
+      labels: {PASS: true, FAIL: false}
+      where: {annotations.was_cancelled: false}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+
+  - id: label-studio-json-min
+    input_file: exports/label-studio-min.json
+    ledger: {rows: per-judgement, id: id, ids: as-text, grader: annotator, label: verdict,
+             a: 10, b: 12, labels: {PASS: true, FAIL: false}}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+
+  - id: inspect-judge-vs-desk
+    ledger:
+      a: {input_file: exports/inspect-log.json, records: samples, id: id, ids: as-text,
+          label: scores.model_graded_fact.value, labels: {C: true, I: false}}
+      b: {input_file: exports/inspect-desk.csv, id: sample_id, label: verdict,
+          labels: {PASS: true, FAIL: false}}
+      graders: {a: llm-judge, b: desk}
+    expected: {matrix: {bothPass: 5, bothFail: 1, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: ["6", "8"]}
+
+  - id: promptfoo-judge-vs-desk
+    ledger:
+      a: {input_file: exports/promptfoo-results.json, records: results.results, id: vars.id,
+          label: gradingResult.pass}
+      b: {input_file: exports/promptfoo-desk.csv, id: test_id, label: verdict,
+          labels: {PASS: true, FAIL: false}}
+      graders: {a: llm-rubric, b: desk}
+    expected: {matrix: {bothPass: 5, bothFail: 1, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: [h6, h8]}
+
+  - id: argilla-records
+    input_file: exports/argilla-records.json
+    ledger:
+      rows: per-judgement
+      id: id
+      grader: responses.verdict.user_id
+      label: responses.verdict.value
+      a: 3f7c1c4e-2b8a-4d0e-9a51-6c2d1e0a7b10
+      b: b2e94d7a-58c1-4f3b-8e06-91a4c5d3f212
+      labels: {PASS: true, FAIL: false}
+    expected: {error: review-label}
+
+  - id: argilla-hugging-face
+    input_file: exports/argilla-flat.jsonl
+    ledger:
+      rows: per-judgement
+      id: id
+      grader: [verdict.responses.users]      # column names holding dots: the list form
+      label: [verdict.responses]             # two lists of one length: paired by position
+      a: 3f7c1c4e-2b8a-4d0e-9a51-6c2d1e0a7b10
+      b: b2e94d7a-58c1-4f3b-8e06-91a4c5d3f212
+      labels: {PASS: true, FAIL: false}
+      where: {'[verdict.responses.status]': submitted}
+    expected: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: [h7, h8]}
+
+  - id: sagemaker-ground-truth
+    input_file: exports/sagemaker-output.jsonl
+    ledger:
+      rows: per-judgement
+      id: id
+      grader: headline-verdict.annotationsFromAllWorkers.workerId
+      label: headline-verdict.annotationsFromAllWorkers.annotationData.content
+      a: private.us-west-2.ef7294f850a3d9d1
+      b: private.us-west-2.3b1c0a9e77d2f405
+      labels: {'{"verdict":{"label":"PASS"}}': true, '{"verdict":{"label":"FAIL"}}': false}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: [h8]}
+
+  - id: doccano-one-file-per-annotator
+    ledger:
+      a: {input_file: exports/doccano-rita.jsonl, id: id, ids: as-text, label: label.0}
+      b: {input_file: exports/doccano-omar.jsonl, id: id, ids: as-text, label: label.0}
+      labels: {PASS: true, FAIL: false}
+      graders: {a: rita, b: omar}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["318"]}
+
+  - id: prodigy-input-hashes
+    input_file: exports/prodigy.jsonl
+    ledger: {rows: per-judgement, id: _input_hash, ids: as-text, grader: _annotator_id,
+             label: answer, a: headlines_check-rita, b: headlines_check-omar,
+             labels: {accept: true, reject: false}}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["-1173789389"]}
+""",
+        "rubrics/exports/label-studio.json": DEMO_FILES / "tools/label-studio.json",
+        "rubrics/exports/label-studio-min.json": DEMO_FILES / "tools/label-studio-min.json",
+        "rubrics/exports/inspect-log.json": DEMO_FILES / "tools/inspect-log.json",
+        "rubrics/exports/inspect-desk.csv": DEMO_FILES / "tools/inspect-desk.csv",
+        "rubrics/exports/promptfoo-results.json": DEMO_FILES / "tools/promptfoo-results.json",
+        "rubrics/exports/promptfoo-desk.csv": DEMO_FILES / "tools/promptfoo-desk.csv",
+        "rubrics/exports/argilla-records.json": DEMO_FILES / "tools/argilla-records.json",
+        "rubrics/exports/argilla-flat.jsonl": DEMO_FILES / "tools/argilla-flat.jsonl",
+        "rubrics/exports/sagemaker-output.jsonl": DEMO_FILES / "tools/sagemaker-output.manifest",
+        "rubrics/exports/doccano-rita.jsonl": DEMO_FILES / "tools/doccano-rita.jsonl",
+        "rubrics/exports/doccano-omar.jsonl": DEMO_FILES / "tools/doccano-omar.jsonl",
+        "rubrics/exports/prodigy.jsonl": DEMO_FILES / "tools/prodigy.jsonl",
+    },
     # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
     "export-no-pyarrow": {
         "conftest.py": """\
