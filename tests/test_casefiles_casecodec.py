@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from pytest_rubric.inputs.ledgerspec import KeyPath, Ledger, from_json
+from pytest_rubric.inputs.keypaths import KeyPath
+from pytest_rubric.inputs.ledgerspec import Ledger, from_json
 
 LEDGER = Ledger(
     id=KeyPath(("task", "id"), (5, 15), "task.id"),

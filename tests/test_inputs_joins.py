@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agreement import agreement_case, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.loader import load_case_file
-from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.running.outcome import CaseOutcome
-from pytest_rubric.running.runner import run_case
 
 JOIN = (
     "{a: {input_file: judge.jsonl, id: id, label: verdict}, "
@@ -31,16 +29,7 @@ JOIN = (
 def run_case_file(folder: Path, files: dict[str, str], case: str) -> CaseOutcome:
     """The outcome of the one agreement case ``case`` (its keys after ``id: x``, indented
     four spaces), beside ``files``, with its rows for review kept."""
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8", newline="")
-    path = folder / "c.rubric.yaml"
-    path.write_text(
-        f"evaluator: agreement\ncases:\n  - id: x\n{case}    expected: {{}}\n", encoding="utf-8"
-    )
-    (loaded,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
-    return run_case(
-        loaded, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000, review_at=""
-    )
+    return run_agreement(folder, dict(files), case)
 
 
 def judge_jsonl(rows: list[tuple[Any, Any]]) -> str:
@@ -84,7 +73,7 @@ def test_a_judge_file_and_a_desk_file_are_joined_by_case_id_in_side_as_order(
     assert outcome.evidence is not None
     assert outcome.evidence.facts["IDs"] == "a 3 (judge.jsonl), b 3 (desk.csv)"
     assert outcome.review is not None
-    (row,) = outcome.review["rows"]
+    (row,) = reviewed(outcome)
     assert row["where"] == "judge.jsonl:3"  # the row as side a holds it
     assert row["fields"] == {"reason": "r-h3"}  # side a's other keys are review fields
 
@@ -234,7 +223,7 @@ def test_a_json_document_side_reads_its_records(tmp_path: Path) -> None:
         "disagreements": ["2"],
     }
     assert outcome.review is not None
-    assert outcome.review["rows"][0]["where"] == "log.json#samples[1]"
+    assert reviewed(outcome)[0]["where"] == "log.json#samples[1]"
 
 
 # -- the same ledger written as id,a,b -------------------------------------------------------------
@@ -295,8 +284,8 @@ def test_a_joined_pair_shuffled_answers_as_the_same_ledger_written_as_id_a_b(
     if join.review is not None or plain.review is not None:
         assert join.review is not None
         assert plain.review is not None
-        assert [(r["id"], r["a"], r["b"], r["side"]) for r in join.review["rows"]] == [
-            (r["id"], r["a"], r["b"], r["side"]) for r in plain.review["rows"]
+        assert [(r["id"], r["a"], r["b"], r["side"]) for r in reviewed(join)] == [
+            (r["id"], r["a"], r["b"], r["side"]) for r in reviewed(plain)
         ]
 
 
@@ -304,14 +293,8 @@ def test_a_joined_pair_shuffled_answers_as_the_same_ledger_written_as_id_a_b(
 
 
 def problems_of(folder: Path, case: str) -> list[str]:
-    for name in ("judge.jsonl", "desk.csv"):
-        (folder / name).write_text("", encoding="utf-8")
-    path = folder / "c.rubric.yaml"
-    path.write_text(
-        f"evaluator: agreement\ncases:\n  - id: x\n{case}    expected: {{}}\n", encoding="utf-8"
-    )
-    (loaded,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
-    return [str(problem) for problem in loaded.problems]
+    empty: dict[str, str | bytes] = {"judge.jsonl": "", "desk.csv": ""}
+    return [str(problem) for problem in agreement_case(folder, empty, case).problems]
 
 
 @pytest.mark.parametrize(

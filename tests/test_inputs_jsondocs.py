@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,22 +28,9 @@ from pytest_rubric.running.runner import run_case
 
 def run_document(folder: Path, name: str, text: str | bytes, ledger: str) -> CaseOutcome:
     """The outcome of an agreement case reading the document ``name`` through ``ledger``."""
-    target = folder / name
-    if isinstance(text, bytes):
-        target.write_bytes(text)
-    else:
-        target.write_text(text, encoding="utf-8")
-    path = folder / "c.rubric.yaml"
-    path.write_text(
-        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n"
-        f"    ledger: {ledger}\n    expected: {{}}\n",
-        encoding="utf-8",
-    )
-    (case,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
-    assert case.problems == ()
-    return run_case(
-        case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000, review_at=name
-    )
+    body = f"    input_file: {name}\n    ledger: {ledger}\n"
+    assert agreement_case(folder, {name: text}, body).problems == ()
+    return run_agreement(folder, {}, body, review_at=name)
 
 
 def rows_of(text: str, records: str | None = None, chunk: int | None = None) -> list[Any]:
@@ -144,24 +132,24 @@ def test_a_row_is_named_by_its_place_in_the_list(tmp_path: Path) -> None:
         tmp_path, "log.json", json.dumps({"samples": rows}), "{id: id, records: samples}"
     )
     assert outcome.review is not None
-    assert outcome.review["rows"][0]["where"] == "log.json#samples[1]"
+    assert reviewed(outcome)[0]["where"] == "log.json#samples[1]"
     top = run_document(tmp_path, "top.json", json.dumps(rows), "{id: id}")
     assert top.review is not None
-    assert top.review["rows"][0]["where"] == "top.json#[1]"
+    assert reviewed(top)[0]["where"] == "top.json#[1]"
 
 
 def test_records_through_a_list_index(tmp_path: Path) -> None:
     document = {"runs": [{"rows": []}, {"rows": [{"id": "h1", "a": True, "b": True}]}]}
     outcome = run_document(tmp_path, "d.json", json.dumps(document), "{records: runs.1.rows}")
     assert outcome.actual is not None
-    assert outcome.actual["total"] == 1
+    assert answer(outcome)["total"] == 1
 
 
 def test_a_gzipped_document_reads_as_the_plain_one(tmp_path: Path) -> None:
     rows = [{"id": "h1", "a": True, "b": False}]
     outcome = run_document(tmp_path, "d.json.gz", gzip.compress(json.dumps(rows).encode()), "{}")
     assert outcome.actual is not None
-    assert outcome.actual["disagreements"] == ["h1"]
+    assert answer(outcome)["disagreements"] == ["h1"]
 
 
 @pytest.mark.parametrize(
@@ -260,7 +248,7 @@ def test_a_json_input_without_a_ledger_is_still_the_whole_input(tmp_path: Path) 
     (case,) = load_case_file(path, "c.rubric.yaml", root=tmp_path).cases
     outcome = run_case(case, AGREEMENT, path="c.rubric.yaml", source="")
     assert outcome.actual is not None
-    assert outcome.actual["total"] == 1
+    assert answer(outcome)["total"] == 1
 
 
 def test_a_long_row_is_read_whole_past_the_chunk(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agreement import answer, reviewed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,7 +56,7 @@ def prodigy(judgements: list[tuple[str, Any, str]], **extra: Any) -> str:
     """JSONL as Prodigy's ``db-out`` writes a multi-user session: one line per judgement,
     ``_annotator_id`` and ``_session_id`` ``<dataset>-<session>``."""
     lines = []
-    for n, (example, who, answer) in enumerate(judgements):
+    for n, (example, who, said) in enumerate(judgements):
         task = {
             "text": f"Headline {example}",
             "meta": {"source": "wire"},
@@ -64,7 +65,7 @@ def prodigy(judgements: list[tuple[str, Any, str]], **extra: Any) -> str:
             "label": "CLICKBAIT",
             "_view_id": "classification",
             "example_id": example,
-            "answer": answer,
+            "answer": said,
             "_timestamp": 1_700_000_000 + n,
             "_annotator_id": who,
             "_session_id": who,
@@ -461,7 +462,7 @@ def test_each_graders_own_review_fields_are_kept_and_said_to_be_whose(tmp_path: 
         "disagreements": ["hl-1"],
     }
     assert outcome.review is not None
-    (row,) = outcome.review["rows"]
+    (row,) = reviewed(outcome)
     assert isinstance(row, dict)
     assert row["fields"] == {
         "text": "Headline hl-1",
@@ -704,7 +705,7 @@ def test_a_dotted_parquet_column_is_told_the_list_form(tmp_path: Path) -> None:
         source="",
     )
     assert right.actual is not None
-    assert right.actual["total"] == 1
+    assert answer(right)["total"] == 1
 
 
 def _write(folder: Path, ledger: str) -> Path:

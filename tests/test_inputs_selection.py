@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agreement import agreement_case, answer, run_agreement
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,27 +21,13 @@ from pytest_rubric.running.runner import run_case
 
 
 def run_rows(folder: Path, rows: list[Any], ledger: str, name: str = "e.jsonl") -> CaseOutcome:
-    (folder / name).write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    path = folder / "c.rubric.yaml"
-    path.write_text(
-        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n"
-        f"    ledger: {ledger}\n    expected: {{}}\n",
-        encoding="utf-8",
-    )
-    (case,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
-    return run_case(case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=100)
+    text = "".join(json.dumps(row) + "\n" for row in rows)
+    return run_agreement(folder, {name: text}, f"    input_file: {name}\n    ledger: {ledger}\n")
 
 
 def problems_of(folder: Path, ledger: str, name: str = "e.jsonl") -> list[str]:
-    (folder / name).write_text("", encoding="utf-8")
-    path = folder / "c.rubric.yaml"
-    path.write_text(
-        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n"
-        f"    ledger: {ledger}\n    expected: {{}}\n",
-        encoding="utf-8",
-    )
-    (case,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
-    return [str(problem) for problem in case.problems]
+    body = f"    input_file: {name}\n    ledger: {ledger}\n"
+    return [str(problem) for problem in agreement_case(folder, {name: ""}, body).problems]
 
 
 def path(text: str) -> KeyPath:
@@ -113,7 +100,7 @@ def test_integer_ids_are_read_as_their_decimal_text_with_ids_as_text(tmp_path: P
     assert run_rows(tmp_path, rows, "{}").actual == {"error": "review-case-identity"}
     outcome = run_rows(tmp_path, rows, "{ids: as-text}")
     assert outcome.actual is not None
-    assert outcome.actual["disagreements"] == ["7"]
+    assert answer(outcome)["disagreements"] == ["7"]
 
 
 @pytest.mark.parametrize("case_id", [True, 7.0, 1.5, None, [7]], ids=repr)
@@ -136,7 +123,7 @@ def test_an_integer_id_longer_than_python_prints_is_read_exactly(tmp_path: Path)
     (case,) = load_case_file(path, "c.rubric.yaml", root=tmp_path).cases
     outcome = run_case(case, AGREEMENT, path="c.rubric.yaml", source="")
     assert outcome.actual is not None
-    assert outcome.actual["disagreements"] == ["7" * 5000]
+    assert answer(outcome)["disagreements"] == ["7" * 5000]
     assert decimal_int(decimal_text(long)) == long
 
 
@@ -223,7 +210,7 @@ def test_where_on_a_csv_compares_text(tmp_path: Path) -> None:
     (case,) = load_case_file(path, "c.rubric.yaml", root=tmp_path).cases
     outcome = run_case(case, AGREEMENT, path="c.rubric.yaml", source="")
     assert outcome.actual is not None
-    assert outcome.actual["total"] == 1
+    assert answer(outcome)["total"] == 1
 
 
 def test_where_and_ids_work_through_a_pytest_run(pytester: pytest.Pytester) -> None:
