@@ -370,6 +370,41 @@ def test_a_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> No
     assert outcome(_decode_row) == outcome(_DECODER.decode)
 
 
+_KEY_TEXTS = ['"a"', '"b"', '"x:y"', '"\\u003a"', '":"', '"{"']
+_SCALAR_TEXTS = st.sampled_from(
+    ["1", "-2", "1.5", "true", "null", '"v:w"', '"\\u003a"', '"{}"', '""']
+)
+_NESTED = st.recursive(
+    _SCALAR_TEXTS,
+    lambda inner: (
+        st.lists(inner, max_size=3).map(lambda items: "[" + ", ".join(items) + "]")
+        | st.lists(st.tuples(st.sampled_from(_KEY_TEXTS), inner), max_size=4).map(
+            lambda pairs: "{" + ", ".join(f"{key}: {value}" for key, value in pairs) + "}"
+        )
+    ),
+    max_leaves=12,
+)
+NESTED_ROWS = st.lists(st.tuples(st.sampled_from(_KEY_TEXTS), _NESTED), max_size=4).map(
+    lambda pairs: "{" + ", ".join(f"{key}: {value}" for key, value in pairs) + "}\n"
+)
+
+
+@given(NESTED_ROWS)
+def test_a_nested_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
+    # Keys repeated at any depth (":" written plainly and as an escape among them), colons
+    # and braces inside strings: whatever the fast path takes, the checking decoder gives.
+    from pytest_rubric.inputs.jsondecode import DECODER as _DECODER
+    from pytest_rubric.inputs.jsondecode import decode_row as _decode_row
+
+    def outcome(decode: Any) -> object:
+        try:
+            return ("value", decode(text))
+        except (ValueError, RecursionError) as exc:
+            return ("error", type(exc), str(exc))
+
+    assert outcome(_decode_row) == outcome(_DECODER.decode)
+
+
 CSV_CELL = st.text(st.sampled_from(["r", '"', ",", "\r", "\n", " ", "é"]), min_size=1, max_size=6)
 
 

@@ -250,17 +250,11 @@ def test_a_joined_pair_shuffled_answers_as_the_same_ledger_written_as_id_a_b(
     desk = [(i, words(b)) for i, _, b in rows if b is not None]
     shuffle(judge)
     shuffle(desk)
-    # The joined ledger: a's rows in a's order, then b's IDs a lacks in b's order; a
-    # repeat within b after them.
+    # The joined ledger: a's rows in a's order, each with b's first label of its ID; then,
+    # in b's order, b's rows whose ID a lacks and b's repeats of an ID.
     first_b: dict[str, str] = {}
-    repeats: list[tuple[str, str]] = []
-    b_order: list[str] = []
     for i, b in desk:
-        if i in first_b:
-            repeats.append((i, b))
-        else:
-            first_b[i] = b
-            b_order.append(i)
+        first_b.setdefault(i, b)
     ledger: list[dict[str, Any]] = []  # the same ledger, a missing label left out
     used: set[str] = set()
     for i, a in judge:
@@ -269,8 +263,11 @@ def test_a_joined_pair_shuffled_answers_as_the_same_ledger_written_as_id_a_b(
             row["b"] = first_b[i] == "PASS"
         used.add(i)
         ledger.append(row)
-    ledger += [{"id": i, "b": first_b[i] == "PASS"} for i in b_order if i not in used]
-    ledger += [{"id": i, "b": b == "PASS"} for i, b in repeats]
+    seen_b: set[str] = set()
+    for i, b in desk:
+        if i not in used or i in seen_b:
+            ledger.append({"id": i, "b": b == "PASS"})
+        seen_b.add(i)
     text = "".join(json.dumps(row) + "\n" for row in ledger)
     with tempfile.TemporaryDirectory() as one, tempfile.TemporaryDirectory() as two:
         join = joined(Path(one), judge, desk)

@@ -2,18 +2,17 @@
 
 Each side is read as its own one-row-per-case file (any format of ledger rows, or a JSON
 document's list), its ``where`` and ``ids`` applied, its labels read by its vocabulary.
-Side b is read first and held as its IDs with their labels and places (one entry an ID);
-side a is then streamed, each row joined with b's label of its ID. So memory follows
+Side b is read first and held as its IDs with their labels and row numbers (one entry
+an ID); side a is then streamed, each row joined with b's label of its ID. So memory follows
 side b's IDs, never either file's rows.
 
 The joined ledger, as the seeds' rules read it:
 
 - side a's rows in its file order, each with b's label where b has its ID (a's other
-  keys kept beside them as review fields); then side b's rows whose ID side a lacks,
-  in b's file order;
-- an ID twice within side b is a second row with that ID after a's rows (the same case
-  judged twice, which the identity rule refuses, as it refuses an ID twice within a);
-  so is a blank or non-text ID of b;
+  keys kept beside them as review fields); then, in b's file order, side b's rows whose
+  ID side a lacks, and its repeats: an ID twice within side b is a second row with that
+  ID (the same case judged twice, which the identity rule refuses, as it refuses an ID
+  twice within a), and a blank or non-text ID of b is a row of its own;
 - an ID on one side only is a row with one label: a missing label, an evidence gap.
 
 The rows are those of the same ledger written as ``id,a,b`` in that order. This module
@@ -57,27 +56,11 @@ def side_ledger(side: Side, ledger: Ledger) -> Ledger:
     )
 
 
-class _Read:
-    """One row of a side as read: its ID, its label (its Boolean, or the value outside
-    the vocabulary), whether that is outside, its place, and its review fields."""
-
-    __slots__ = ("case_id", "fields", "label", "outside", "place", "value")
-
-    def __init__(
-        self,
-        case_id: object,
-        label: object,
-        value: object,
-        outside: str | None,
-        place: str,
-        fields: dict[str, object] | None,
-    ) -> None:
-        self.case_id = case_id
-        self.label = label
-        self.value = value
-        self.outside = outside  # the hint for a label outside the vocabulary, or "" if none
-        self.place = place
-        self.fields = fields
+#: One row of a side as read: its ID, its label (its Boolean, or the value outside the
+#: vocabulary), ``None`` or (the hint, the value) for a label outside the vocabulary, its
+#: number in the side's file (its place is worded only when a message names it), and its
+#: review fields (side a's only).
+_Read = tuple[object, object, "tuple[str | None, object] | None", int, "dict[str, object] | None"]
 
 
 class JoinedRows:
@@ -95,7 +78,7 @@ class JoinedRows:
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
-        self._last = file.display  # the row handed over last, named with its file
+        self._last: tuple[int, int] | None = None  # the row handed over last: side, number
         self._passes: list[Findings] = []
 
     def __iter__(self) -> Iterator[JSON]:
@@ -103,139 +86,145 @@ class JoinedRows:
         self._passes.append(findings)
         return self._joined(findings)
 
+    def place(self, side: int, number: int) -> str:
+        """Row ``number`` of side ``side``'s file, named with the file:
+        ``file:LINE``, ``file#row N`` (Parquet), ``file#records[N]`` (a document)."""
+        file = self.sides[side]
+        base = file.format.removesuffix(".gz")
+        if base == ".parquet":
+            return f"{file.display}#row {number}"
+        if base == ".json":
+            return f"{file.display}{document_place(file, number)}"
+        return f"{file.display}:{number}"
+
     def _read(self, index: int, fields: bool, left_out: dict[str, int]) -> Iterator[_Read]:
         """Side ``index``'s rows as read, those its ``where`` keeps (the rest counted in
         ``left_out``, by the first condition each failed, once the side is read whole)."""
         file = self.sides[index]
         side_spec = file.ledger
         assert side_spec is not None
-        base = file.format.removesuffix(".gz")
         cursor = Cursor()
-        raw = ROW_SOURCES[base](file, self.case_file, cursor)
-        conditions = Conditions(side_spec.selection.where)
+        raw = ROW_SOURCES[file.format.removesuffix(".gz")](file, self.case_file, cursor)
+
+        def here() -> str:
+            return self.place(index, cursor.position)
+
+        conditions = Conditions(side_spec.selection.where, here)
         rows = kept_rows(raw, conditions) if conditions.checks else raw
         get_id, get_label = id_reader(side_spec.id, side_spec.selection), getter(side_spec.a)
         labels = side_spec.labels
         lookup = label_lookup(labels)
-        used = {side_spec.id.parts[0], side_spec.a.parts[0]}
-
-        def place() -> str:
-            number = cursor.position
-            if base == ".parquet":
-                return f"{file.display}#row {number}"
-            if base == ".json":
-                return f"{file.display}{document_place(file, number)}"
-            return f"{file.display}:{number}"
-
+        used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b"}
         try:
             for row in rows:
                 if type(row) is not dict:
                     raise RubricInputError(
-                        f"{place()}: a row of a side of a join is a mapping of its ID and "
+                        f"{here()}: a row of a side of a join is a mapping of its ID and "
                         "label, not this; fix the row"
                     )
                 value = get_label(row)
-                outside = ""
+                outside: tuple[str | None, object] | None = None
                 label = value
-                if value is not ABSENT:
-                    if labels is None:
-                        if type(value) is not bool:
-                            outside = outside_hint(None, value) or ""
+                if value is ABSENT:
+                    pass
+                elif labels is None:
+                    if type(value) is not bool:
+                        hint = outside_hint(None, value)
+                        if hint is not None:
+                            outside = (hint, value)
+                else:
+                    meaning = lookup(value)
+                    if meaning is None:
+                        outside = (outside_hint(labels, value), value)
+                        keep = isinstance(value, str) or type(value) in (dict, list)
+                        label = value if keep else None
                     else:
-                        meaning = lookup(value)
-                        if meaning is None:
-                            outside = outside_hint(labels, value) or "-"
-                            keep = isinstance(value, str) or type(value) in (dict, list)
-                            label = value if keep else None
-                        else:
-                            label = meaning
+                        label = meaning
                 kept = (
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
-                yield _Read(get_id(row), label, value, outside or None, place(), kept)
+                yield get_id(row), label, outside, cursor.position, kept
         except RubricInputError:
             raise
         except Exception as exc:
-            raise unreadable(place(), exc) from None
+            raise unreadable(here(), exc) from None
         name = "ab"[index]
         for reason, count in conditions.left_out.items():
             left_out[f"{name}: {reason}"] = count
 
     def _joined(self, findings: Findings) -> Iterator[JSON]:
         left_out: dict[str, int] = {}
-        held: dict[str, _Read] = {}
-        extra: list[tuple[int, _Read]] = []  # b's rows that are not held, by b's order
-        order: dict[str, int] = {}
-        count_b = 0
-        for number, read in enumerate(self._read(1, False, left_out)):
-            count_b += 1
-            case_id = read.case_id
+        held: dict[str, _Read] = {}  # b's rows by ID, in b's order
+        extra: list[_Read] = []  # b's other rows (an ID repeated, blank or not text)
+        for read in self._read(1, False, left_out):
+            case_id = read[0]
             if type(case_id) is str and case_id not in held:
                 held[case_id] = read
-                order[case_id] = number
             else:
-                extra.append((number, read))
+                extra.append(read)
+        count_b = len(held) + len(extra)
         handed = 0
-        seen_a: set[str] = set()
+        seen: set[str] = set()  # a's IDs
         one_side = findings.one_side
-        count_a = 0
 
-        def hand(row: dict[str, object], reads: tuple[tuple[str, _Read], ...]) -> JSON:
-            """``row``, once the first label outside the vocabulary among ``reads`` (its
-            sides' rows) is noted; the row handed over is named by the first read."""
+        def hand(row: dict[str, object], side: int, read: _Read, other: _Read | None) -> JSON:
+            """``row``, once the first label outside the vocabulary in ``read`` (of
+            ``side``) or ``other`` (of b) is noted; the row is named by ``read``."""
             nonlocal handed
-            for side, read in reads:
-                if read.outside is not None and findings.outside is None:
-                    hint = None if read.outside == "-" else read.outside
-                    findings.label_outside(read.place, side, read.case_id, read.value, handed, hint)
-            self._last = reads[0][1].place
+            if findings.outside is None:
+                for index, one in ((side, read), (1, other)):
+                    if one is not None and one[2] is not None:
+                        hint, value = one[2]
+                        place = self.place(index, one[3])
+                        findings.label_outside(place, "ab"[index], one[0], value, handed, hint)
+                        break
+            self._last = (side, read[3])
             handed += 1
             return row  # type: ignore[return-value]
 
+        count_a = 0
         for read in self._read(0, True, left_out):
             count_a += 1
-            case_id = read.case_id
+            case_id, label, _, _, fields = read
             row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
-            if read.label is not ABSENT:
-                row["a"] = read.label
-            other = held.pop(case_id, None) if type(case_id) is str else None
-            if other is not None:
-                if other.label is not ABSENT:
-                    row["b"] = other.label
-                del order[case_id]  # type: ignore[arg-type]
-            elif type(case_id) is str and case_id not in seen_a and len(one_side) < ONE_SIDE_NAMED:
-                one_side.append(f"{escape_controls(repr(case_id))} ({read.place}, a only)")
-            if type(case_id) is str:
-                seen_a.add(case_id)
-            if read.fields:
-                for key, item in read.fields.items():
-                    if key not in ("id", "a", "b"):
-                        row[key] = item
-            yield hand(row, (("a", read),) if other is None else (("a", read), ("b", other)))
-        rest = heapq.merge(
-            ((order[case_id], read) for case_id, read in held.items()),
-            extra,
-            key=lambda pair: pair[0],
+            if label is not ABSENT:
+                row["a"] = label
+            other = None
+            if type(case_id) is str and case_id not in seen:
+                seen.add(case_id)
+                other = held.get(case_id)
+                if other is None and len(one_side) < ONE_SIDE_NAMED:
+                    place = self.place(0, read[3])
+                    one_side.append(f"{escape_controls(repr(case_id))} ({place}, a only)")
+            if other is not None and other[1] is not ABSENT:
+                row["b"] = other[1]
+            if fields:
+                row.update(fields)
+            yield hand(row, 0, read, other)
+        rest = heapq.merge(  # b's IDs that a lacks (first seen: one side only), and the rest
+            ((read[3], True, read) for case_id, read in held.items() if case_id not in seen),
+            ((read[3], False, read) for read in extra),
         )
-        for _, read in rest:
-            case_id = read.case_id
+        for _, alone, read in rest:
+            case_id = read[0]
             row = {} if case_id is ABSENT else {"id": case_id}
-            if read.label is not ABSENT:
-                row["b"] = read.label
-            if type(case_id) is str and case_id in held and len(one_side) < ONE_SIDE_NAMED:
-                one_side.append(f"{escape_controls(repr(case_id))} ({read.place}, b only)")
-            yield hand(row, (("b", read),))
+            if read[1] is not ABSENT:
+                row["b"] = read[1]
+            if alone and len(one_side) < ONE_SIDE_NAMED:
+                place = self.place(1, read[3])
+                one_side.append(f"{escape_controls(repr(case_id))} ({place}, b only)")
+            yield hand(row, 1, read, None)
         findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, count_b))
         findings.left_out = left_out
         findings.whole = True
 
     def here(self) -> str:
         """The row handed over last, with its file: ``file:LINE`` (or ``#row N``...)."""
-        return self._last
+        return self.display if self._last is None else self.place(*self._last)
 
     def where(self, index: int) -> str:
         """Row ``index``, the row handed over last, named for people."""
-        return f"{self._last} rows[{index}]"
+        return f"{self.here()} rows[{index}]"
 
     def notes(self) -> ReadNotes | None:
         """What the first pass found: the IDs of each side, those on one side only, the

@@ -55,11 +55,11 @@ DECODER = json.JSONDecoder(
     parse_int=_parse_int,
     parse_float=_parse_float,
 )
-#: The same decoder without the duplicate-key hook (a Python call per object): its
-#: answer is taken only where it cannot differ (see :func:`decode_row`).
-_PLAIN_DECODER = json.JSONDecoder(
-    parse_constant=_refuse_constant, parse_int=_parse_int, parse_float=_parse_float
-)
+#: The same decoder without the duplicate-key hook (a Python call per object) and with C's
+#: own integers (a Python call per integer saved): its answer is taken only where it
+#: cannot differ (see :func:`decode_row`). C's ``int()`` refuses what CPython's digit limit
+#: refuses, with a ``ValueError``, and the decoder that checks then reads the number.
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_parse_float)
 _SCAN = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]  # C scanner, untyped
 #: What JSON takes as whitespace around a value (not all that str.isspace() takes).
 JSON_SPACE = " \t\n\r"
@@ -69,11 +69,13 @@ TOO_DEEP = "nested too deeply to read; flatten this value"
 def decode_row(text: str) -> JSON:
     """``DECODER.decode(text)``, the same value or the same error, at less cost.
 
-    Every key-value pair of every object is written with a ``:`` and every object with
-    a ``{``, outside strings (inside them, either only adds to the count). So a row
-    that decodes to a mapping of N keys, written with one ``{`` and N ``:``, is the one
-    object there and has exactly N pairs: no key repeats. Anything else, errors too,
-    goes through the decoder that checks, which says what is wrong as it always did.
+    Outside strings, every key-value pair of every object is written with one ``:``.
+    Without a ``\\u`` escape, a ``:`` inside a string is one in its decoded text too. So
+    when the text's ``:`` count is the decoded mappings' keys plus the ``:`` their strings
+    hold, every pair written is a pair kept: no key repeats (a repeated key drops a pair,
+    and the strings it held, from the decoded value but never a ``:`` from the text).
+    Anything else, errors too, goes through the decoder that checks, which says what is
+    wrong as it always did.
     """
     row = None
     if text[:1] == "{":  # the usual row: scanned at once, without decode()'s own layers
@@ -84,7 +86,37 @@ def decode_row(text: str) -> JSON:
         else:
             if end != len(text) and text[end:] != "\n" and text[end:].strip(JSON_SPACE):
                 row = None  # more after the object: the decoder says what
-    if type(row) is dict and text.count(":") == len(row) and text.count("{") == 1:
-        return row
+    if type(row) is dict:
+        colons = text.count(":")
+        if colons == len(row) and text.count("{") == 1:
+            return row  # one flat object, no ':' inside its strings (the usual ledger row)
+        if "\\u" not in text and _pairs_and_colons(row) == colons:
+            return row
     decoded: JSON = DECODER.decode(text)
     return decoded
+
+
+def _pairs_and_colons(value: object) -> int:
+    """The keys of every mapping in ``value`` plus the ``:`` in every string it holds
+    (keys too)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            count += len(item)
+            for key, inner in item.items():
+                count += key.count(":")
+                kind = type(inner)
+                if kind is str:
+                    count += inner.count(":")
+                elif kind is dict or kind is list:
+                    stack.append(inner)
+        elif type(item) is list:
+            for inner in item:
+                kind = type(inner)
+                if kind is str:
+                    count += inner.count(":")
+                elif kind is dict or kind is list:
+                    stack.append(inner)
+    return count

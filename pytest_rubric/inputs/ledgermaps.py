@@ -71,7 +71,8 @@ def _fields_of_both(
     own: dict[str, object] = {}  # b's fields when a judged first, and the other way round
     later = {key: item for key, item in second.items() if key not in used}
     for key, item in first.items():
-        if key in later and json_equal(item, later[key]):
+        # Judgements split from one row share its values: the same value is held alike.
+        if key in later and (item is later[key] or json_equal(item, later[key])):
             fields[key] = item
             del later[key]
             continue
