@@ -387,3 +387,50 @@ def test_a_joined_case_file_reruns_from_the_cache_alike(pytester: pytest.Pyteste
     again = pytester.runpytest("-p", "no:randomly")  # the case file from the cache
     again.assert_outcomes(failed=1)
     again.stdout.fnmatch_lines(["*disagreements*", "*actual*[[][]]*"])
+
+
+def test_a_join_side_whose_where_keeps_nothing_is_a_case_error(tmp_path: Path) -> None:
+    outcome = run_case_file(
+        tmp_path,
+        {"judge.jsonl": judge_jsonl([("h1", True)]), "desk.csv": desk_csv([("h1", "PASS")])},
+        "    ledger:\n"
+        "      a: {input_file: judge.jsonl, id: id, label: verdict, where: {reason: x}}\n"
+        "      b: {input_file: desk.csv, id: headline_id, label: verdict, "
+        "labels: {PASS: true, FAIL: false}}\n",
+    )
+    assert outcome.problems == (
+        "c.rubric.yaml:5:68: side 'a': 'where' leaves out every one of the 1 rows (reason is "
+        'not "x": 1); the first: judge.jsonl:1 holds "r-h1" at reason, so the ledger would be '
+        "empty; write the values as the export holds them",
+    )
+
+
+def test_a_sides_missing_column_is_named_by_the_sides_key(tmp_path: Path) -> None:
+    outcome = run_case_file(
+        tmp_path,
+        {"judge.jsonl": judge_jsonl([("h1", True)]), "desk.csv": desk_csv([("h1", "PASS")])},
+        "    ledger:\n"
+        "      a: {input_file: judge.jsonl, id: id, label: verdict}\n"
+        "      b: {input_file: desk.csv, id: headline_id, label: verdcit, "
+        "labels: {PASS: true, FAIL: false}}\n",
+    )
+    (problem,) = outcome.problems
+    assert problem.startswith(
+        "c.rubric.yaml:6:57: ledger 'b.label' names the column 'verdcit', which desk.csv's "
+        "header does not have"
+    )
+    assert problem.endswith("did you mean 'verdict'?")
+
+
+def test_a_side_row_that_is_not_a_mapping_is_named_with_what_it_holds(tmp_path: Path) -> None:
+    outcome = run_case_file(
+        tmp_path,
+        {"judge.json": '[1, {"id": "h1", "verdict": true}]', "desk.csv": desk_csv([])},
+        "    ledger:\n"
+        "      a: {input_file: judge.json, id: id, label: verdict}\n"
+        "      b: {input_file: desk.csv, id: headline_id, label: verdict}\n",
+    )
+    assert outcome.problems == (
+        "the input is not usable: judge.json#[0]: the row is 1 (a number); a row of a side of "
+        "a join is a mapping holding its ID and label",
+    )

@@ -181,7 +181,8 @@ def test_a_gzipped_document_reads_as_the_plain_one(tmp_path: Path) -> None:
         (
             '{"samples": [], "x": {"k": 1, "k": 2}}',
             "{records: samples}",
-            "the input is not usable: d.json:1:22: duplicate key 'k'; keep one of them",
+            "the input is not usable: d.json:1:22: in the value that starts here: duplicate key "
+            "'k'; keep one of them",
         ),
         (
             '{"samples": [], "samples": []}',
@@ -191,7 +192,8 @@ def test_a_gzipped_document_reads_as_the_plain_one(tmp_path: Path) -> None:
         (
             '[{"id": "h1", "a": true, "b": NaN}]',
             "{}",
-            "the input is not usable: d.json:1:2: NaN is not JSON; write a number or a string",
+            "the input is not usable: d.json:1:2: in the value that starts here: NaN is not JSON; "
+            "write a number or a string",
         ),
         (
             "[] []",
@@ -202,7 +204,8 @@ def test_a_gzipped_document_reads_as_the_plain_one(tmp_path: Path) -> None:
         (
             "  ",
             "{}",
-            "the input is not usable: d.json: the file is empty; a .json ledger is one JSON document",
+            "the input is not usable: d.json: the file holds no JSON document (it is empty, or "
+            "only whitespace); a .json ledger is one JSON document",
         ),
     ],
     ids=[
@@ -260,3 +263,54 @@ def test_a_long_row_is_read_whole_past_the_chunk(tmp_path: Path) -> None:
 def test_reading_stops_with_an_error_not_an_endless_loop_on_a_cut_document() -> None:
     with pytest.raises(RubricInputError, match=r"d.json:1:\d+: invalid JSON"):
         rows_of('{"rows": [{"id": "h1", "a": tr', "rows", chunk=4)
+
+
+def test_a_fault_early_in_a_long_document_is_named_without_reading_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read: list[int] = []
+    rows = ",".join(f'{{"id": "h{n}", "a": true, "b": true}}' for n in range(2000))
+    stream = io.StringIO('[{"id" "h0"},' + rows + "]")
+    real = stream.read
+
+    def counted(size: int = -1) -> str:
+        chunk = real(size)
+        read.append(len(chunk))
+        return chunk
+
+    monkeypatch.setattr(stream, "read", counted)
+    monkeypatch.setattr(jsondocs, "CHUNK", 64)
+    with pytest.raises(RubricInputError, match=r"d.json:1:8: invalid JSON: Expecting ':'"):
+        list(document_rows(stream, "d.json", Cursor(), None))
+    assert sum(read) < 200  # the fault is named where it is, not after the whole file
+
+
+def test_a_column_is_counted_across_the_text_already_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Label Studio writes its JSON export on one line.
+    rows = ",".join(f'{{"id": "h{n}", "a": true, "b": true}}' for n in range(200))
+    text = "[" + rows + ',{"id" "bad"}]'
+    monkeypatch.setattr(jsondocs, "CHUNK", 50)
+    column = text.index('"bad"') + 1
+    with pytest.raises(RubricInputError, match=rf"d.json:1:{column}: invalid JSON"):
+        list(document_rows(io.StringIO(text), "d.json", Cursor(), None))
+
+
+def test_a_forgotten_records_reads_the_document_a_scalar_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    decoded: list[int] = []
+    real = jsondocs._decode
+
+    def counting(text: str, at: int) -> Any:
+        value, end = real(text, at)
+        decoded.append(end - at)
+        return value, end
+
+    monkeypatch.setattr(jsondocs, "_decode", counting)
+    samples = [{"id": f"s{n}", "scores": {"judge": {"value": "C"}}} for n in range(200)]
+    text = json.dumps({"eval": {"task": "t"}, "samples": samples, "stats": {}})
+    with pytest.raises(RubricInputError, match="lists here: samples"):
+        list(document_rows(io.StringIO(text), "d.json", Cursor(), None))
+    assert max(decoded) < 20  # no value was decoded whole to say so

@@ -784,3 +784,20 @@ def test_an_export_nested_in_lists_answers_as_its_judgements_flattened_one_per_r
         assert (lists.evidence.facts.get("left out") is None) == (
             rows.evidence.facts.get("left out") is None
         )
+
+
+def test_a_where_list_of_another_length_than_the_judgements_is_worded_at_the_row(
+    tmp_path: Path,
+) -> None:
+    row = {
+        "id": "h2",
+        "verdict.responses": ["PASS", "FAIL"],
+        "verdict.responses.users": list(ARGILLA_USERS),
+        "verdict.responses.status": ["submitted"],
+    }
+    outcome = run_export(tmp_path, "records.jsonl", json.dumps(row) + "\n", ARGILLA)
+    assert case_error(outcome) == (
+        "the input is not usable: records.jsonl:1: the grader path '[verdict.responses.users]' "
+        "holds 2 items and the 'where' path '[verdict.responses.status]' 1; judgements in "
+        "lists are paired by position, so every list needs one length"
+    )

@@ -105,11 +105,7 @@ class _CsvReading:
             if len(header) == 3:
                 return None
             return header, ["a", "b"]
-        mapped = (
-            [("id", ledger.id), ("grader", ledger.grader), ("label", ledger.label)]
-            if ledger.per_judgement
-            else [("id", ledger.id), ("a", ledger.a), ("b", ledger.b)]
-        )
+        mapped = ledger.named()
         for key, path in mapped:
             assert path is not None
             if path.column not in header:
@@ -117,7 +113,11 @@ class _CsvReading:
         labels = (
             []
             if ledger.labels is not None
-            else [path.column for key, path in mapped if key in ("a", "b", "label") and path]
+            else [
+                path.column
+                for key, path in mapped
+                if key.rpartition(".")[2] in ("a", "b", "label") and path
+            ]
         )
         return header, labels
 

@@ -26,13 +26,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.joinspec import Side
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import Ledger, vocabulary
+from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
 from pytest_rubric.inputs.selection import Conditions, id_reader
@@ -43,7 +44,7 @@ from pytest_rubric.inputs.textfiles import unreadable
 ONE_SIDE_NAMED = 3
 
 
-def side_ledger(side: Side, ledger: Ledger) -> Ledger:
+def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:
     """One side read as a one-row-per-case ledger: its ID, and its label under both a
     and b (what a format's reader checks a header or schema against)."""
     return Ledger(
@@ -53,6 +54,7 @@ def side_ledger(side: Side, ledger: Ledger) -> Ledger:
         labels=side.labels if side.labels is not None else ledger.labels,
         labels_at=side.labels_at if side.labels is not None else ledger.labels_at,
         selection=side.selection,
+        side=name,
     )
 
 
@@ -115,12 +117,14 @@ class JoinedRows:
         labels = side_spec.labels
         lookup = label_lookup(labels)
         used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b"}
+        kept_any = False
         try:
             for row in rows:
+                kept_any = True
                 if type(row) is not dict:
                     raise RubricInputError(
-                        f"{here()}: a row of a side of a join is a mapping of its ID and "
-                        "label, not this; fix the row"
+                        f"{here()}: the row is {describe(row)}; a row of a side of a join is "
+                        "a mapping holding its ID and label"
                     )
                 value = get_label(row)
                 outside: tuple[str | None, object] | None = None
@@ -149,6 +153,11 @@ class JoinedRows:
         except Exception as exc:
             raise unreadable(here(), exc) from None
         name = "ab"[index]
+        if conditions.left_out and not kept_any:  # never a side read as empty
+            row_at, col = side_spec.selection.where[0][0].at
+            raise LedgerError(
+                f"{self.case_file}:{row_at}:{col}: side '{name}': {conditions.none_kept('rows')}"
+            )
         for reason, count in conditions.left_out.items():
             left_out[f"{name}: {reason}"] = count
 
@@ -247,7 +256,7 @@ def joined_sides(file: InputFile, sides: tuple[InputFile, InputFile]) -> InputFi
     return replace(
         file,
         sides=(
-            replace(sides[0], ledger=side_ledger(side_a, ledger)),
-            replace(sides[1], ledger=side_ledger(side_b, ledger)),
+            replace(sides[0], ledger=side_ledger(side_a, ledger, "a")),
+            replace(sides[1], ledger=side_ledger(side_b, ledger, "b")),
         ),
     )

@@ -30,6 +30,11 @@ from pytest_rubric.inputs.misfits import LedgerError
 #: The document is read this many characters at a time (more while a row is longer).
 CHUNK = 1 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
+#: The most characters a token can hold that a cut may leave unfinished before the fault
+#: the decoder names (``\uXXXX`` is six).
+_LONGEST_ESCAPE = 6
+#: What may follow a number's text when more of the number is yet to be read.
+_NUMBER_TAIL = re.compile(r"[0-9.eE+\-]*\Z")
 _decode = DECODER.raw_decode
 
 
@@ -37,7 +42,16 @@ class _Text:
     """The document's text, read a chunk at a time: ``text[pos:]`` is what is not read
     yet; what was read before ``pos`` is dropped as more is read."""
 
-    __slots__ = ("case_file", "display", "dropped_lines", "end", "pos", "stream", "text")
+    __slots__ = (
+        "case_file",
+        "display",
+        "dropped_column",
+        "dropped_lines",
+        "end",
+        "pos",
+        "stream",
+        "text",
+    )
 
     def __init__(self, stream: TextIO, display: str, case_file: str) -> None:
         self.stream = stream
@@ -47,8 +61,9 @@ class _Text:
         self.pos = 0
         self.end = False
         self.dropped_lines = 0  # line breaks in the text dropped so far
+        self.dropped_column = 0  # characters dropped since the last line break dropped
 
-    def more(self, at_least: int = CHUNK) -> bool:
+    def more(self, at_least: int = 0) -> bool:
         """Read on (at least ``at_least`` characters, if there are); ``False`` at the end."""
         if self.end:
             return False
@@ -56,7 +71,12 @@ class _Text:
         if not chunk:
             self.end = True
             return False
-        self.dropped_lines += self.text.count("\n", 0, self.pos)
+        dropped = self.text.count("\n", 0, self.pos)
+        if dropped:
+            self.dropped_lines += dropped
+            self.dropped_column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1)
+        else:
+            self.dropped_column += self.pos
         self.text = self.text[self.pos :] + chunk
         self.pos = 0
         return True
@@ -83,16 +103,25 @@ class _Text:
             try:
                 value, end = _decode(self.text, self.pos)
             except json.JSONDecodeError as exc:
-                # Cut off by the end of the text read so far, or wrong: reading on tells.
-                if self.more(len(self.text) - self.pos):
+                # Cut off by the end of the text read so far (the fault is at its end, or a
+                # string runs to it), or wrong where it says: only a cut reads on.
+                cut = exc.pos >= len(self.text) - _LONGEST_ESCAPE or exc.msg.startswith(
+                    "Unterminated string"
+                )
+                if cut and self.more(len(self.text) - self.pos):
                     continue
                 self.refuse(f"invalid JSON: {exc.msg}", exc.pos)
             except ValueError as exc:  # the decoder's own: a duplicate key, NaN...
-                self.refuse(str(exc))
+                self.refuse(f"in the value that starts here: {exc}")
             except RecursionError:
                 self.refuse(TOO_DEEP)
-            # A number or word that ends where the text read so far ends may go on.
-            if end == len(self.text) and type(value) not in (dict, list) and self.more():
+            # A number that ends where the text read so far ends, or where only what may
+            # go on with it follows ("0." of "0.5", "1e" of "1e3"), may go on.
+            if (
+                type(value) in (int, float)
+                and _NUMBER_TAIL.match(self.text, end) is not None
+                and self.more()
+            ):
                 continue
             self.pos = end
             return value  # type: ignore[no-any-return]
@@ -107,8 +136,10 @@ class _Text:
 
     def where(self, pos: int | None = None) -> str:
         at = self.pos if pos is None else pos
-        line = self.dropped_lines + self.text.count("\n", 0, at) + 1
-        column = at - (self.text.rfind("\n", 0, at) + 1) + 1
+        breaks = self.text.count("\n", 0, at)
+        line = self.dropped_lines + breaks + 1
+        start = self.text.rfind("\n", 0, at) + 1
+        column = at - start + 1 + (0 if breaks else self.dropped_column)
         return f"{self.display}:{line}:{column}"
 
     def refuse(self, message: str, pos: int | None = None) -> NoReturn:
@@ -124,7 +155,10 @@ def document_rows(
     text = _Text(stream, display, case_file)
     parts = () if records is None else records.parts
     if text.peek() == "":
-        raise RubricInputError(f"{display}: the file is empty; a .json ledger is one JSON document")
+        raise RubricInputError(
+            f"{display}: the file holds no JSON document (it is empty, or only whitespace); a "
+            ".json ledger is one JSON document"
+        )
     yield from _walk(text, parts, (), cursor, records)
     if text.peek() != "":
         text.refuse("more after the document; a .json file holds one JSON document")
@@ -194,7 +228,7 @@ def _walk(
         if count <= index:
             _leads_nowhere(text, records, passed, part, [])
         return
-    _leads_nowhere(text, records, passed, part, [], _kind(text.value()))
+    _leads_nowhere(text, records, passed, part, [], _kind_next(text))
 
 
 def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
@@ -214,41 +248,77 @@ def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
         return
 
 
-def _kind(value: JSON) -> str:
-    """What ``value`` is, in words short enough for any document: a whole mapping or
-    list is never shown."""
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return describe(value)
-
-
 def _named(passed: tuple[str, ...]) -> str:
     return "the top level" if not passed else escape_controls(repr(".".join(passed)))
 
 
 def _not_a_list(text: _Text, records: KeyPath | None, passed: tuple[str, ...]) -> NoReturn:
     at = text.pos
-    held = text.value()
+    held = _kind_next(text)
     if records is None:
-        keys = (
-            [key for key, value in held.items() if isinstance(value, list)]
-            if isinstance(held, dict)
-            else []
-        )
+        keys = _keys_holding_lists(text) if held == "a mapping" else []
         hint = (
             f"name the list of rows with 'records:' (lists here: {', '.join(keys[:10])})"
             if keys
             else "give the rows as a list, or name the list of rows with 'records:'"
         )
-        text.refuse(f"the top level is {_kind(held)}, not a list of rows; {hint}", at)
+        text.refuse(f"the top level is {held}, not a list of rows; {hint}", at)
     raise _described(
         text,
         records,
-        f"leads to {_kind(held)} at {text.where(at)}, not a list of rows; name the list "
+        f"leads to {held} at {text.where(at)}, not a list of rows; name the list "
         "that holds one row per case",
     )
+
+
+def _kind_next(text: _Text) -> str:
+    """What the next value is, in words short enough for any document, read no further
+    than its first character where it is a mapping or a list."""
+    opening = text.peek()
+    if opening == "{":
+        return "a mapping"
+    if opening == "[":
+        return "a list"
+    return describe(text.value())
+
+
+def _keys_holding_lists(text: _Text) -> list[str]:
+    """The keys of the mapping that starts next whose values are lists, each value
+    skipped a scalar at a time (a forgotten ``records:`` must not read a log whole)."""
+    keys: list[str] = []
+    text.pos += 1
+    if text.peek() == "}":
+        return keys
+    while True:
+        key = text.key()
+        if text.peek() == "[":
+            keys.append(escape_controls(key))
+        _skip(text)
+        if text.peek() != ",":
+            return keys
+        text.pos += 1
+
+
+def _skip(text: _Text) -> None:
+    """Read past the next value, holding no more of it than one scalar at a time."""
+    opening = text.peek()
+    if opening not in "{[" or not opening:
+        text.value()
+        return
+    closing = "}" if opening == "{" else "]"
+    text.pos += 1
+    if text.peek() == closing:
+        text.pos += 1
+        return
+    while True:
+        if opening == "{":
+            text.key()
+        _skip(text)
+        if text.peek() == ",":
+            text.pos += 1
+            continue
+        text.take(closing, f"',' or '{closing}'")
+        return
 
 
 def _leads_nowhere(

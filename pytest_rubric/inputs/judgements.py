@@ -51,13 +51,16 @@ def judgements_of(
     """Each row's judgements, as the module says, those ``conditions`` keep; ``where()``
     names the row just read (for lists of unequal length)."""
     grader_steps, label_steps = steps_of(grader), steps_of(label)
-    beside = tuple(steps_of(path) for path in conditions.paths)
+    where_paths = conditions.paths
+    beside = tuple(steps_of(path) for path in where_paths)
     kept = conditions.kept if conditions.checks else None
     for row in rows:
         if type(row) is not dict:
             yield row
             continue
-        for judgement in _split(row, grader, label, grader_steps, label_steps, beside, where):
+        for judgement in _split(
+            row, grader, label, grader_steps, label_steps, beside, where_paths, where
+        ):
             if kept is None or kept(judgement):
                 yield judgement
 
@@ -69,6 +72,7 @@ def _split(
     grader_steps: Steps,
     label_steps: Steps,
     beside: tuple[Steps, ...],
+    where_paths: tuple[KeyPath, ...],
     where: Callable[[], str],
 ) -> Iterator[object]:
     value: object = row
@@ -112,9 +116,15 @@ def _split(
             )
         size = len(value)
         paired = [(grader_steps, value), (label_steps, labels)]
-        for steps in beside:  # where's lists of the same length go with them
+        for steps, path in zip(beside, where_paths, strict=True):  # where's lists go with them
             held = walk_steps(row, steps)
-            if type(held) is list and len(held) == size:
+            if type(held) is list:
+                if len(held) != size:
+                    raise RubricInputError(
+                        f"{where()}: the grader path {_shown(grader)} holds {size} items and "
+                        f"the 'where' path {_shown(path)} {len(held)}; judgements in lists "
+                        "are paired by position, so every list needs one length"
+                    )
                 paired.append((steps, held))
         for position in range(size):
             judgement: object = row

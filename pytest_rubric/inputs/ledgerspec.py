@@ -99,6 +99,18 @@ class Ledger:
     labels_at: Position = (0, 0)
     selection: Selection = EVERY_ROW
     join: tuple[Side, Side] | None = None
+    #: A side of a join read as a ledger of its own: ``a`` or ``b`` (its messages then name
+    #: ``a.id`` and ``a.label``, its ``a`` and ``b`` being the side's label); else empty.
+    side: str = ""
+
+    def named(self) -> list[tuple[str, KeyPath | None]]:
+        """The key paths a file's header or schema is checked against, each with the key
+        messages name it by."""
+        if self.side:
+            return [(f"{self.side}.id", self.id), (f"{self.side}.label", self.a)]
+        if self.per_judgement:
+            return [("id", self.id), ("grader", self.grader), ("label", self.label)]
+        return [("id", self.id), ("a", self.a), ("b", self.b)]
 
     def vocabulary(self) -> str:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
@@ -124,6 +136,7 @@ class Ledger:
             "labels_at": list(self.labels_at),
             "selection": self.selection.to_json(),
             "join": None if self.join is None else [side.to_json() for side in self.join],
+            "side": self.side,
         }
 
 
@@ -167,6 +180,7 @@ def from_json(value: Any) -> Ledger:
         join=None
         if join is None
         else (side_from_json(join[0], _labels), side_from_json(join[1], _labels)),
+        side=value["side"] if value["side"] in ("", "a", "b") else _name(None),
     )
 
 

@@ -69,11 +69,7 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
                 "columns hold them under 'ledger:'"
             )
         return [name for _, name in wanted]
-    paths = (
-        [("id", ledger.id), ("grader", ledger.grader), ("label", ledger.label)]
-        if ledger.per_judgement
-        else [("id", ledger.id), ("a", ledger.a), ("b", ledger.b)]
-    )
+    paths = ledger.named()
     paths += [("where", path) for path, _ in ledger.selection.where]
     columns: list[str] = []
     for key, path in paths:
