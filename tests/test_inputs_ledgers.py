@@ -335,13 +335,14 @@ def test_a_long_export_shuffled_gives_the_matrix_and_first_judgement_order(
         pytest.param(
             [(7, "alice", "accept"), (7, "bob", "accept")],
             "review-case-identity",
-            "not a string",
+            "(a number), and an ID is text; read the export's integer IDs as their decimal text "
+            "with 'ids: as-text'",
             id="a-number-as-id",
         ),
         pytest.param(
             [(10**40, "alice", "accept"), (10**40, "bob", "accept")],
             "review-case-identity",
-            "not a string",
+            "rows[0].id is 10000000000000000000000000000000000000000 (a number), and an ID is text",
             id="a-huge-integer-as-id",
         ),
         pytest.param(
@@ -764,7 +765,10 @@ def test_a_label_outside_the_vocabulary_never_hides_an_identity_problem(tmp_path
     assert outcome.actual == {"error": "review-case-identity"}
     assert outcome.evidence is not None
     problem = outcome.evidence.problem or ""
-    assert problem.startswith("n.jsonl:1 rows[0].id is 5 (a number), not a string"), problem
+    assert problem.startswith(
+        "n.jsonl:1 rows[0].id is 5 (a number), and an ID is text; read the export's integer IDs "
+        "as their decimal text with 'ids: as-text' under 'ledger:'; and n.jsonl:1: the label of b"
+    ), problem
     assert 'the label of b (id 5) is "maybe"' not in problem  # the ID is not text: not named
     assert "not one of the ledger's labels" in problem
 

@@ -240,3 +240,24 @@ def test_where_and_ids_work_through_a_pytest_run(pytester: pytest.Pytester) -> N
     )
     result = pytester.runpytest("-p", "no:randomly", "-v")
     result.assert_outcomes(passed=1)
+
+
+def test_an_integer_id_without_ids_as_text_is_told_ids_as_text_not_to_edit_the_export(
+    tmp_path: Path,
+) -> None:
+    rows = [{"task": "t1", "a": True, "b": True}, {"task": 7, "a": True, "b": False}]
+    outcome = run_rows(tmp_path, rows, "{id: task}")
+    assert outcome.actual == {"error": "review-case-identity"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem == (
+        "e.jsonl:2 rows[1].id is 7 (a number), and an ID is text; read the export's integer "
+        "IDs as their decimal text with 'ids: as-text' under 'ledger:'"
+    )
+    inline = run_case(
+        agreement_case(tmp_path, {}, "    input: {rows: [{id: 7, a: true, b: true}]}\n"),
+        AGREEMENT,
+        path="c.rubric.yaml",
+        source="",
+    )
+    assert inline.evidence is not None
+    assert inline.evidence.problem == "rows[0].id is 7 (a number), not a string; quote it: id: '7'"

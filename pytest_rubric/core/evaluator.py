@@ -17,6 +17,12 @@ class RowLabel(NamedTuple):
     side: str
 
 
+class RowId(NamedTuple):
+    """The ID of one ledger row: ``row``, the row's index among the rows handed over."""
+
+    row: int
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What an answer rests on, for people reading a mismatch.
@@ -25,14 +31,15 @@ class Evidence:
     order they should be read; ``problem`` is one sentence saying what made an
     input invalid, or ``None`` when the input was valid. ``about``, when the problem
     is about one row's label (not a boolean, or missing), names that label as a
-    :class:`RowLabel`: where the export's reading found that label outside its
-    vocabulary, the reading's words are shown in place of the evaluator's, which
-    cannot know the vocabulary.
+    :class:`RowLabel`, and when it is about a row's ID (not text), that ID as a
+    :class:`RowId`: where the export's reading knows more of that very value (a label
+    outside its vocabulary, an integer ID that ``ids: as-text`` reads), the reading's
+    words are shown in place of the evaluator's, which cannot know the export.
     """
 
     facts: dict[str, JSON] = field(default_factory=dict)
     problem: str | None = None
-    about: RowLabel | None = None
+    about: RowLabel | RowId | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from operator import lt
 from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.evaluator import RowLabel
+from pytest_rubric.core.evaluator import RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, int_text
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
 from pytest_rubric.core.nearest import nearest, written_for
@@ -79,7 +79,7 @@ def tally_rows(
     blank_start = JS_WHITESPACE
     identity: str | None = None
     label: str | None = None
-    about: RowLabel | None = None
+    about: RowLabel | RowId | None = None
     both_pass = both_fail = a_only = b_only = 0
     disagreements: list[JSON] = []
     keep = disagreements.append
@@ -90,6 +90,8 @@ def tally_rows(
         case_id = row.get("id", _ABSENT)
         if type(case_id) is not str:
             identity = _id_problem(name(index), case_id, row)
+            if case_id is not _ABSENT:
+                about = RowId(index)
             break
         # Blank only if every character is JavaScript whitespace: the first one decides
         # unless it is whitespace itself.
@@ -127,7 +129,8 @@ def tally_rows(
         label = _label_problem(name(index), case_id, a, b, row)
         about = RowLabel(index, "a" if type(a) is not bool else "b")
     if identity is not None:
-        return {"error": IDENTITY_ERROR}, Evidence(problem=identity)
+        named = about if isinstance(about, RowId) else None  # not a label seen before
+        return {"error": IDENTITY_ERROR}, Evidence(problem=identity, about=named)
     if label is not None:
         return {"error": LABEL_ERROR}, Evidence(problem=label, about=about)
     return _tallied(both_pass, both_fail, a_only, b_only, disagreements)

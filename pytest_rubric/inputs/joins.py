@@ -188,6 +188,8 @@ class JoinedRows:
                         findings.label_outside(place, "ab"[index], one[0], value, handed, hint)
                         break
             self._last = (side, read[3])
+            if type(read[0]) is int:
+                findings.note_id(handed, read[0], self.here)
             handed += 1
             return row  # type: ignore[return-value]
 

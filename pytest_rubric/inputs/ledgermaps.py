@@ -143,6 +143,8 @@ def mapped_rows(
         case_id = get_id(row)
         if case_id is not ABSENT:
             out["id"] = case_id
+            if type(case_id) is int:
+                notes.note_id(index, case_id, where)
         elif notes.dotted is None:
             note_dotted(notes, "id", ledger.id, row, where)
         for side, get in (("a", get_a), ("b", get_b)):
@@ -247,6 +249,7 @@ def paired_judgements(
             row[side] = value
         if outside:
             notes.handed_over(handed)
+        notes.note_id(handed, case_id, where)
         handed += 1
         return row
 

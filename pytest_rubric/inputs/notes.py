@@ -17,10 +17,11 @@ which :meth:`ReadNotes.applied_to` adds to the evaluator's :class:`Evidence`:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytest_rubric.core.evaluator import Evidence, RowLabel
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text, show
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.keypaths import index_of
 from pytest_rubric.inputs.ledgerspec import Ledger
@@ -96,6 +97,8 @@ class ReadNotes:
     one_side: tuple[str, ...] = ()
     #: A key path that leads nowhere where a row holds its dotted text as one key.
     dotted: str | None = None
+    #: The first row handed over whose ID is an integer: its index, place and ID.
+    int_id: tuple[int, str, int] | None = None
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -165,6 +168,21 @@ class ReadNotes:
         words when ``evidence.about`` is that row's label, after them otherwise (an
         identity problem, another row, the other side)."""
         facts, outside = self.facts(), self.problem()
+        int_id = self.int_id
+        if (
+            int_id is not None
+            and evidence is not None
+            and evidence.about == RowId(int_id[0])
+            and type(evidence.about) is RowId
+        ):
+            index, where, value = int_id
+            evidence = Evidence(
+                facts=evidence.facts,
+                problem=f"{where} rows[{index}].id is {int_text(value)} (a number), and an ID "
+                "is text; read the export's integer IDs as their decimal text with 'ids: "
+                "as-text' under 'ledger:'",
+                about=evidence.about,
+            )
         if not facts and (outside is None or evidence is None or evidence.problem is None):
             return evidence
         base = evidence or Evidence()
@@ -187,6 +205,7 @@ class Findings:
         "dotted",
         "graders",
         "ignored",
+        "int_id",
         "judged",
         "left_out",
         "names",
@@ -212,6 +231,12 @@ class Findings:
         self.sides: tuple[tuple[str, int], ...] = ()
         self.one_side: list[str] = []
         self.dotted: str | None = None
+        self.int_id: tuple[int, str, int] | None = None
+
+    def note_id(self, index: int, case_id: object, where: Callable[[], str]) -> None:
+        """Row ``index`` is handed over with ``case_id``: the first integer is noted."""
+        if type(case_id) is int and self.int_id is None:
+            self.int_id = (index, where(), case_id)
 
     def label_outside(
         self,
@@ -247,6 +272,7 @@ class Findings:
             self.sides,
             tuple(self.one_side),
             self.dotted,
+            self.int_id,
         )
 
 

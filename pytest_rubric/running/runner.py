@@ -19,7 +19,7 @@ from typing import Any, cast
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.evaluator import Evaluator, Evidence, RowLabel
+from pytest_rubric.core.evaluator import Evaluator, Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import (
     JSON,
     NotClean,
@@ -367,10 +367,12 @@ class _Caller:
             raise _EvaluatorFailed(f"{self.who}: {problem}")
         return Evidence(facts=facts, problem=self._problem(evidence), about=self._about(evidence))
 
-    def _about(self, evidence: Evidence) -> RowLabel | None:
+    def _about(self, evidence: Evidence) -> RowLabel | RowId | None:
         about = evidence.about
         if about is None:
             return None
+        if isinstance(about, RowId) and type(about.row) is int:
+            return RowId(about.row)
         if (
             isinstance(about, tuple)
             and len(about) == 2
@@ -380,8 +382,8 @@ class _Caller:
             return RowLabel(about[0], str(about[1]))
         raise _EvaluatorFailed(
             f"{self.who}: Evidence.about is {_what(about)}; give "
-            "RowLabel(index, 'a' or 'b') (pytest_rubric.core.evaluator) naming the row label "
-            "the problem is about, or None"
+            "RowLabel(index, 'a' or 'b') or RowId(index) (pytest_rubric.core.evaluator) naming "
+            "the row label or ID the problem is about, or None"
         )
 
     def _problem(self, evidence: Evidence) -> str | None:
