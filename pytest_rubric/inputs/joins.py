@@ -30,7 +30,7 @@ from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.joinspec import Side
 from pytest_rubric.inputs.judgements import kept_rows
-from pytest_rubric.inputs.keypaths import ABSENT, getter
+from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import Ledger, vocabulary
 from pytest_rubric.inputs.misfits import LedgerError
@@ -114,8 +114,15 @@ class JoinedRows:
         conditions = Conditions(side_spec.selection.where, here)
         rows = kept_rows(raw, conditions) if conditions.checks else raw
         get_id, get_label = id_reader(side_spec.id, side_spec.selection), getter(side_spec.a)
+        # The usual side: an ID and a label each under one key, words for labels (or real
+        # booleans): read with dict lookups, no call a row.
+        id_key = _one_key(side_spec.id) if not side_spec.selection.ids_as_text else None
+        label_key = _one_key(side_spec.a)
         labels = side_spec.labels
         lookup = label_lookup(labels)
+        words = (
+            dict(labels) if labels is not None and all(type(w) is str for w, _ in labels) else None
+        )
         used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b"}
         kept_any = False
         try:
@@ -126,16 +133,17 @@ class JoinedRows:
                         f"{here()}: the row is {describe(row)}; a row of a side of a join is "
                         "a mapping holding its ID and label"
                     )
-                value = get_label(row)
+                value = row.get(label_key, ABSENT) if label_key is not None else get_label(row)
                 outside: tuple[str | None, object] | None = None
                 label = value
-                if value is ABSENT:
+                if words is not None and type(value) is str and value in words:
+                    label = words[value]
+                elif value is ABSENT or (labels is None and type(value) is bool):
                     pass
                 elif labels is None:
-                    if type(value) is not bool:
-                        hint = outside_hint(None, value)
-                        if hint is not None:
-                            outside = (hint, value)
+                    hint = outside_hint(None, value)
+                    if hint is not None:
+                        outside = (hint, value)
                 else:
                     meaning = lookup(value)
                     if meaning is None:
@@ -147,7 +155,8 @@ class JoinedRows:
                 kept = (
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
-                yield get_id(row), label, outside, cursor.position, kept
+                case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
+                yield case_id, label, outside, cursor.position, kept
         except RubricInputError:
             raise
         except Exception as exc:
@@ -246,6 +255,11 @@ class JoinedRows:
         side = 0 if findings.outside is None or findings.outside.side == "a" else 1
         spec = self.sides[side].ledger
         return findings.notes(vocabulary(None if spec is None else spec.labels))
+
+
+def _one_key(path: KeyPath) -> str | None:
+    """The key ``path`` names where it is one key (not a list index), else ``None``."""
+    return path.parts[0] if len(path.parts) == 1 and index_of(path.parts[0]) is None else None
 
 
 def joined_sides(file: InputFile, sides: tuple[InputFile, InputFile]) -> InputFile:

@@ -90,10 +90,29 @@ def decode_row(text: str) -> JSON:
         colons = text.count(":")
         if colons == len(row) and text.count("{") == 1:
             return row  # one flat object, no ':' inside its strings (the usual ledger row)
-        if "\\u" not in text and _pairs_and_colons(row) == colons:
-            return row
+        if "\\u" not in text:
+            keys = _keys(row)
+            if keys == colons or (keys < colons and _pairs_and_colons(row) == colons):
+                return row  # no ':' in its strings, or as many as the text holds past its keys
     decoded: JSON = DECODER.decode(text)
     return decoded
+
+
+def _keys(value: object) -> int:
+    """The keys of every mapping in ``value``."""
+    count = 0
+    stack = [value]
+    push, pop = stack.append, stack.pop
+    while stack:
+        item = pop()
+        if type(item) is dict:
+            count += len(item)
+            item = item.values()
+        for inner in item:  # type: ignore[attr-defined]
+            kind = type(inner)
+            if kind is dict or kind is list:
+                push(inner)
+    return count
 
 
 def _pairs_and_colons(value: object) -> int:
