@@ -18,6 +18,8 @@ from _agreement import agreement_case, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_rubric.evaluators.agreement import stream_agreement, tally_blocks, tally_rows
+from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.running.outcome import CaseOutcome
 
 JOIN = (
@@ -434,3 +436,55 @@ def test_a_side_row_that_is_not_a_mapping_is_named_with_what_it_holds(tmp_path: 
         "the input is not usable: judge.json#[0]: the row is 1 (a number); a row of a side of "
         "a join is a mapping holding its ID and label",
     )
+
+
+#: Joins that are mostly plain (each ID on both sides once), so the blocks answer.
+PLAIN_SIDES = st.lists(
+    st.tuples(st.text("abc", min_size=1, max_size=3), st.booleans(), st.booleans()),
+    unique_by=lambda row: row[0],
+    max_size=10,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=SIDES | PLAIN_SIDES, seed=st.integers(0, 2**16))
+def test_a_join_tallied_in_blocks_answers_as_its_rows_one_at_a_time(
+    rows: list[tuple[str, bool | None, bool | None]], seed: int
+) -> None:
+    shuffle = random.Random(seed).shuffle
+    judge = [(i, a) for i, a, _ in rows if a is not None]
+    desk = [(i, words(b)) for i, _, b in rows if b is not None]
+    shuffle(judge)
+    shuffle(desk)
+    with tempfile.TemporaryDirectory() as folder:
+        case = agreement_case(
+            Path(folder),
+            {"judge.jsonl": judge_jsonl(judge), "desk.csv": desk_csv(desk)},
+            f"    ledger: {JOIN}\n",
+        )
+        assert case.input_file is not None
+        by_rows = JoinedRows(case.input_file, "c.rubric.yaml")
+        one_at_a_time = tally_rows(by_rows, by_rows.where)
+        by_blocks = JoinedRows(case.input_file, "c.rubric.yaml")
+        blocks = tally_blocks(by_blocks.label_blocks())
+        if blocks is not None:
+            assert blocks == one_at_a_time
+            assert by_blocks.notes() == by_rows.notes()
+        streamed = JoinedRows(case.input_file, "c.rubric.yaml")
+        assert stream_agreement(streamed, streamed.where) == one_at_a_time
+
+
+def test_a_plain_join_is_tallied_in_blocks_and_answers_as_its_rows(tmp_path: Path) -> None:
+    judge = [(f"h{n:05d}", n % 3 == 0) for n in range(9000)]
+    desk = [(i, words(n % 5 == 0)) for n, (i, _) in enumerate(judge)]
+    random.Random(7).shuffle(desk)
+    case = agreement_case(
+        tmp_path,
+        {"judge.jsonl": judge_jsonl(judge), "desk.csv": desk_csv(desk)},
+        f"    ledger: {JOIN}\n",
+    )
+    assert case.input_file is not None
+    by_rows = JoinedRows(case.input_file, "c.rubric.yaml")
+    blocks = tally_blocks(JoinedRows(case.input_file, "c.rubric.yaml").label_blocks())
+    assert blocks is not None
+    assert blocks == tally_rows(by_rows, by_rows.where)

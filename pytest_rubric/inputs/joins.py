@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.joinspec import Side
 from pytest_rubric.inputs.judgements import kept_rows
@@ -42,6 +43,8 @@ from pytest_rubric.inputs.textfiles import unreadable
 
 #: How many IDs found on one side only the evidence names.
 ONE_SIDE_NAMED = 3
+#: Rows a label block holds.
+BLOCK_ROWS = 4096
 
 
 def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:
@@ -81,12 +84,67 @@ class JoinedRows:
         self.case_file = case_file
         self.sides = file.sides
         self._last: tuple[int, int] | None = None  # the row handed over last: side, number
-        self._passes: list[Findings] = []
+        #: Each pass's findings, as ("rows" | "blocks", findings), in the order taken.
+        self._passes: list[tuple[str, Findings]] = []
 
     def __iter__(self) -> Iterator[JSON]:
         findings = Findings()
-        self._passes.append(findings)
+        self._passes.append(("rows", findings))
         return self._joined(findings)
+
+    def label_blocks(self) -> Iterator[LabelBlock | None]:
+        """The joined rows again, a block at a time, as :class:`LabelBlock`: for a tally
+        that does its work in C. Only a plain join is read so (every ID text and on both
+        sides once, every label a Boolean of its side's vocabulary): ``None``, and
+        nothing after it, anywhere else, and the rows are read one at a time, which says
+        exactly what is wrong and where."""
+        findings = Findings()
+        self._passes.append(("blocks", findings))
+        return self._blocks(findings)
+
+    def _blocks(self, findings: Findings) -> Iterator[LabelBlock | None]:
+        left_out: dict[str, int] = {}
+        held: dict[str, bool] = {}
+        for case_id, label, _, _, _ in self._read(1, False, left_out):
+            if type(case_id) is not str or type(label) is not bool or case_id in held:
+                yield None
+                return
+            held[case_id] = label
+        get = held.get
+        ids: list[str] = []
+        differing: list[str] = []
+        both = neither = a_only = b_only = matched = count_a = 0
+        for case_id, label, _, _, _ in self._read(0, False, left_out):
+            count_a += 1
+            other = get(case_id) if type(case_id) is str else None
+            if other is None or type(label) is not bool:
+                yield None  # one side only, a label outside, an ID not text: the rows say
+                return
+            matched += 1
+            ids.append(case_id)  # type: ignore[arg-type]
+            if label:
+                if other:
+                    both += 1
+                else:
+                    a_only += 1
+                    differing.append(case_id)  # type: ignore[arg-type]
+            elif other:
+                b_only += 1
+                differing.append(case_id)  # type: ignore[arg-type]
+            else:
+                neither += 1
+            if len(ids) == BLOCK_ROWS:
+                yield LabelBlock(ids, (both, neither, a_only, b_only), differing)
+                ids, differing = [], []
+                both = neither = a_only = b_only = 0
+        if matched != len(held):
+            yield None  # an ID of b's that a lacks (or a's repeats, which the tally finds)
+            return
+        findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, len(held)))
+        findings.left_out = left_out
+        findings.whole = True
+        if ids or not count_a:
+            yield LabelBlock(ids, (both, neither, a_only, b_only), differing)
 
     def place(self, side: int, number: int) -> str:
         """Row ``number`` of side ``side``'s file, named with the file:
@@ -249,9 +307,12 @@ class JoinedRows:
     def notes(self) -> ReadNotes | None:
         """What the first pass found: the IDs of each side, those on one side only, the
         first label outside its side's vocabulary, the rows ``where`` left out."""
-        if not self._passes:
+        chosen = next((found for kind, found in self._passes if kind == "rows"), None)
+        if chosen is None:
+            chosen = next((found for _, found in self._passes if found.whole), None)
+        if chosen is None:
             return None
-        findings = self._passes[0]
+        findings = chosen
         side = 0 if findings.outside is None or findings.outside.side == "a" else 1
         spec = self.sides[side].ledger
         return findings.notes(vocabulary(None if spec is None else spec.labels))
