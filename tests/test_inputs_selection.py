@@ -148,13 +148,22 @@ def test_decimal_text_writes_every_integer_exactly(value: int) -> None:
             "they must hold, not \"status\" (a string); write e.g. 'where: {status: submitted}'",
         ),
         (
+            "{a: [label, 0]}",
+            "c.rubric.yaml:5:25: ledger 'a' part 2 is 0 (a number); write it quoted ('0')",
+        ),
+        (
             "{where: {'a..b': 1}}",
             "c.rubric.yaml:5:22: ledger 'where' key 'a..b' has an empty part between its dots; "
             "write the key path as its keys joined by single dots, or in the list form as the "
             "key ('[outer, key.with.dots]': VALUE) for keys that hold a dot",
         ),
     ],
-    ids=["ids-not-as-text", "where-not-a-mapping", "where-key-with-an-empty-part"],
+    ids=[
+        "ids-not-as-text",
+        "where-not-a-mapping",
+        "where-key-with-an-empty-part",
+        "a-number-in-the-list-form",
+    ],
 )
 def test_a_slip_in_ids_or_where_is_refused_at_its_place(
     tmp_path: Path, ledger: str, message: str

@@ -144,10 +144,14 @@ def read_key_path(
             return None
         for index, part in enumerate(value):
             if not isinstance(part, str) or not part:
+                quoted = (
+                    f"; write it quoted ('{part}')"
+                    if type(part) is int
+                    else "; each part of a key path is a key's text, not empty"
+                )
                 refuse(
                     positions[index] if index < len(positions) else at,
-                    f"{named} part {index + 1} is {describe(part)}; each part of a key "
-                    "path is a key's text, not empty",
+                    f"{named} part {index + 1} is {describe(part)}{quoted}",
                 )
                 return None
         parts = tuple(str(part) for part in value)
