@@ -270,3 +270,25 @@ def test_an_integer_id_without_ids_as_text_is_told_ids_as_text_not_to_edit_the_e
     )
     assert inline.evidence is not None
     assert inline.evidence.problem == "rows[0].id is 7 (a number), not a string; quote it: id: '7'"
+
+
+NESTED_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(0, 3) | st.sampled_from(["a", "0"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b", "0", "1"]), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(
+    row=NESTED_VALUES,
+    parts=st.lists(st.sampled_from(["a", "b", "0", "1", "01"]), min_size=1, max_size=4),
+)
+def test_every_getter_reads_a_path_as_the_one_walk_does(row: Any, parts: list[str]) -> None:
+    from pytest_rubric.inputs.keypaths import walk_steps
+
+    key = KeyPath(tuple(parts), (1, 1), ".".join(parts))
+    steps = [(part, index_of(part)) for part in parts]
+    assert getter(key)(row) is walk_steps(row, steps) or getter(key)(row) == walk_steps(row, steps)

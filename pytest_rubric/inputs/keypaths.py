@@ -62,10 +62,34 @@ def getter(path: KeyPath) -> Callable[[object], object]:
 
         return one
 
+    if all(index is None for _, index in steps) and len(steps) <= 3:
+        return _keys_getter(parts)
+
     def walk(row: object) -> object:
         return walk_steps(row, steps)
 
     return walk
+
+
+def _keys_getter(parts: tuple[str, ...]) -> Callable[[object], object]:
+    """A getter for a path of two or three keys (no list index): the usual nested path,
+    read without a loop."""
+    first, second = parts[0], parts[1]
+    if len(parts) == 2:
+
+        def two(row: object) -> object:
+            inner = row.get(first, ABSENT) if type(row) is dict else ABSENT
+            return inner.get(second, ABSENT) if type(inner) is dict else ABSENT
+
+        return two
+    third = parts[2]
+
+    def three(row: object) -> object:
+        inner = row.get(first, ABSENT) if type(row) is dict else ABSENT
+        inner = inner.get(second, ABSENT) if type(inner) is dict else ABSENT
+        return inner.get(third, ABSENT) if type(inner) is dict else ABSENT
+
+    return three
 
 
 def walk_steps(value: object, steps: Sequence[tuple[str, int | None]]) -> object:

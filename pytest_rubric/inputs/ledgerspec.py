@@ -403,8 +403,8 @@ def _join(
             refuse(
                 value_at(name) if name in block else at,
                 f"'{other}' is a side of a join (its grader's own file), so '{name}' must be "
-                f"one too, not {describe(value)}; write e.g. '{name}: {{input_file: "
-                f"labels/{name}.csv, id: case_id, label: verdict}}'",
+                f"one too, not {describe(value) if name in block else 'left out'}; write e.g. "
+                f"'{name}: {{input_file: labels/{name}.csv, id: case_id, label: verdict}}'",
             )
             sides.append(None)
             continue
