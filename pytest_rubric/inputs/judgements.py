@@ -54,9 +54,27 @@ def judgements_of(
     where_paths = conditions.paths
     beside = tuple(steps_of(path) for path in where_paths)
     kept = conditions.kept if conditions.checks else None
+    # The usual export: its judgements in a list under one key of the row (Label Studio's
+    # annotations, SageMaker's workers), both paths running on inside its items.
+    through = grader_steps[0][0] if grader_steps[0][1] is None else None
+    shared = (
+        through is not None
+        and len(grader_steps) > 1
+        and grader_steps[1][1] is None  # the next part a key: the list is run through
+        and len(label_steps) > 1
+        and label_steps[0] == grader_steps[0]
+    )
     for row in rows:
         if type(row) is not dict:
             yield row
+            continue
+        items = row.get(through, ABSENT) if shared else ABSENT
+        if type(items) is list:
+            for item in items:
+                copy = row.copy()
+                copy[through] = item
+                if kept is None or kept(copy):
+                    yield copy
             continue
         for judgement in _split(
             row, grader, label, grader_steps, label_steps, beside, where_paths, where

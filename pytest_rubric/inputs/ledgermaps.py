@@ -285,9 +285,13 @@ def paired_judgements(
             if notes.dotted is None:
                 note_dotted(notes, "label", ledger.label, judgement, where)
         elif not plain:
-            first = notes.outside is None
-            value = label_meaning(lookup, labels, notes, where, name, case_id, value, None)
-            outside = first and notes.outside is not None
+            meaning = lookup(value)
+            if meaning is not None:
+                value = meaning
+            else:
+                first = notes.outside is None
+                value = label_meaning(lookup, labels, notes, where, name, case_id, value, None)
+                outside = first and notes.outside is not None
         elif type(value) is not bool and notes.outside is None:
             outside = word_for_a_boolean(notes, where, name, case_id, value, None)
         entry = held.get(case_id) if type(case_id) is str else None
