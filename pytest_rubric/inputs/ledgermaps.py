@@ -331,6 +331,10 @@ def paired_judgements(
             entry[4] = _fields_of_both(
                 cast(dict[str, object], entry[4]), first_side, judgement, name, used
             )
+            if len(held) == 1:  # the case's two judgements adjacent: nothing else waits
+                held.clear()
+                yield row_of(entry)
+                continue
         while held:
             head = next(iter(held.values()))
             if head[5] != 3:
