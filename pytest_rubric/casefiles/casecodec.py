@@ -23,8 +23,7 @@ from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.packed import pack
 from pytest_rubric.inputs import ledgerspec
-from pytest_rubric.inputs.joins import joined_sides
-from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.source import InputFile, joined_sides
 
 
 class Unkept(ValueError):

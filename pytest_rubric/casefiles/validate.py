@@ -22,9 +22,8 @@ from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs.joins import joined_sides
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
-from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.source import InputFile, joined_sides
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS = ("id", "note", "input", "input_file", "ledger", "expected", *MARK_KEYS)

@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from dataclasses import replace
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.joinspec import Side
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
-from pytest_rubric.inputs.ledgerspec import Ledger, vocabulary
+from pytest_rubric.inputs.ledgerspec import vocabulary
 from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
@@ -45,20 +43,6 @@ from pytest_rubric.inputs.textfiles import unreadable
 ONE_SIDE_NAMED = 3
 #: Rows a label block holds.
 BLOCK_ROWS = 4096
-
-
-def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:
-    """One side read as a one-row-per-case ledger: its ID, and its label under both a
-    and b (what a format's reader checks a header or schema against)."""
-    return Ledger(
-        id=side.id,
-        a=side.label,
-        b=side.label,
-        labels=side.labels if side.labels is not None else ledger.labels,
-        labels_at=side.labels_at if side.labels is not None else ledger.labels_at,
-        selection=side.selection,
-        side=name,
-    )
 
 
 #: One row of a side as read: its ID, its label (its Boolean, or the value outside the
@@ -321,19 +305,3 @@ class JoinedRows:
 def _one_key(path: KeyPath) -> str | None:
     """The key ``path`` names where it is one key (not a list index), else ``None``."""
     return path.parts[0] if len(path.parts) == 1 and index_of(path.parts[0]) is None else None
-
-
-def joined_sides(file: InputFile, sides: tuple[InputFile, InputFile]) -> InputFile:
-    """``file`` (side a's, with the join's ledger) with its two sides' files, each read
-    by its side's ledger."""
-    ledger = file.ledger
-    assert ledger is not None
-    assert ledger.join is not None
-    side_a, side_b = ledger.join
-    return replace(
-        file,
-        sides=(
-            replace(sides[0], ledger=side_ledger(side_a, ledger, "a")),
-            replace(sides[1], ledger=side_ledger(side_b, ledger, "b")),
-        ),
-    )
