@@ -89,8 +89,7 @@ class Record:
         ]
 
     def load(self, values: list[Any], files: InputFiles, **given: Any) -> list[Any]:
-        """The values :meth:`dump` wrote, each a list of the fields in order: read a
-        field at a time across them all, then made, each with ``given`` too."""
+        """The values :meth:`dump` wrote, read a field at a time, made with ``given``."""
         names = self._names
         _typed(values, _LIST, f"a list of {len(names)}")
         if {*map(len, values)} - {len(names)}:
