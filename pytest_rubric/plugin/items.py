@@ -153,8 +153,8 @@ class RubricItem(pytest.Item):
     def _run(self) -> CaseRun:
         """Runs the case: its outcome, and in an update run what becomes of its answer."""
         case, mode = self.case, self.config.option.rubric_update
-        if self.get_closest_marker("xfail") is not None:  # ours or another plugin's
-            mode = None  # an expected failure's answer is never written
+        if mode is not None and self.get_closest_marker("xfail") is not None:
+            mode = None  # an expected failure's answer (ours or another plugin's) is never written
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
             case = dataclasses.replace(case, problems=()).with_expected({})
@@ -168,6 +168,8 @@ class RubricItem(pytest.Item):
             if case.input_file
             else self.file,
         )
+        if mode is None:  # a run that writes no answer: the outcome is all there is
+            return CaseRun(outcome)
         run = decide(
             case,
             outcome,
@@ -176,8 +178,8 @@ class RubricItem(pytest.Item):
             path=self.path,
             digest=self.digest,
             root=self.config.rootpath,
-            files=None if mode is None else update_reads_of(self.config),
-            refusals=mode is not None and bool(self.config.option.rubric_update_refusals),
+            files=update_reads_of(self.config),
+            refusals=bool(self.config.option.rubric_update_refusals),
         )
         if run.held is not None and filled:  # it still has no expected
             run = dataclasses.replace(run, result=dataclasses.replace(run.result, case=self.case))
