@@ -5,13 +5,13 @@ a value that breaks the case later."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_rubric.casefiles import cache
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger, from_json
 
@@ -123,7 +123,7 @@ def _forge(entry: Path, label: Any) -> None:
     ledger["labels"][0][0] = label
     body_text = json.dumps(body)
     head = json.loads(head_text)
-    head["body"] = hashlib.sha256(body_text.encode()).hexdigest()
+    head["body"] = cache._check(body_text)
     entry.write_text(f"{json.dumps(head)}\n{body_text}", encoding="utf-8")
 
 

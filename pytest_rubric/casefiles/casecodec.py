@@ -2,11 +2,13 @@
 
 Each type is a table of its fields in order, each with how it is written and read
 (a :class:`Codec`); both directions read the same table, so a new field is one new
-row (tests/test_casefiles_cache.py checks that every field has one). Reading checks every
-value's type and raises ``TypeError`` or ``ValueError`` for anything else, and
-:class:`Unkept` is raised for what is not to be written (a case with a problem, a
-mapping its JSON text would not give back exactly): the cache treats both as "no
-entry". An input file is resolved anew as it is read.
+row (tests/test_casefiles_cache.py checks that every field has one). A field is read
+a column at a time: its values in all the cases of a file, checked together (their
+types in one pass, their least value in another), so a cached case costs no call per
+field. Reading checks every value's type and raises ``TypeError`` or ``ValueError``
+for anything else, and :class:`Unkept` is raised for what is not to be written (a
+case with a problem, a mapping its JSON text would not give back exactly): the cache
+treats both as "no entry". An input file is resolved anew as it is read.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import islice
 from operator import attrgetter
 from typing import Any
 
@@ -25,6 +28,10 @@ from pytest_rubric.core.packed import pack
 from pytest_rubric.inputs import ledgerspec
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
+#: A column reader: the values of one field (a list), given how input files resolve,
+#: read into a list of as many values, in order.
+Load = Callable[[list[Any], InputFiles], list[Any]]
+
 
 class Unkept(ValueError):
     """A value that is not written: its file is parsed each time instead."""
@@ -32,11 +39,21 @@ class Unkept(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Codec:
-    """How one value is read back (``load``, given how input files resolve) and written
-    as JSON (``dump``; ``None``: as it is, JSON writing a tuple as a list)."""
+    """How one field's values are read back (``load``: a column of them at a time) and
+    written as JSON (``dump``, one value; ``None``: as it is, JSON writing a tuple as a
+    list)."""
 
-    load: Callable[[Any, InputFiles], Any]
+    load: Load
     dump: Callable[[Any], Any] | None = None
+
+
+def _typed(values: list[Any], types: frozenset[type], what: str) -> None:
+    """``TypeError`` unless each of ``values`` is exactly of one of ``types``."""
+    if not {*map(type, values)} <= types:
+        raise TypeError(f"{what} expected")
+
+
+_LIST = frozenset({list})
 
 
 class Record:
@@ -71,60 +88,68 @@ class Record:
             for dump, item in zip(self._dumps, fields[:size], strict=True)
         ]
 
-    def load(self, value: Any, files: InputFiles, **given: Any) -> Any:
-        if type(value) is not list or len(value) != len(self._names):
-            raise TypeError(f"a list of {len(self._names)} expected")
-        for name, load, item in zip(self._names, self._loads, value, strict=False):
-            given[name] = load(item, files)
-        return self.cls(**given)
+    def load(self, values: list[Any], files: InputFiles, **given: Any) -> list[Any]:
+        """The values :meth:`dump` wrote, read a field at a time, made with ``given``."""
+        names = self._names
+        _typed(values, _LIST, f"a list of {len(names)}")
+        if {*map(len, values)} - {len(names)}:
+            raise TypeError(f"a list of {len(names)} expected")
+        # Each value has every field (checked above): no zip here can come up short.
+        columns = [
+            load(list(column), files)
+            for load, column in zip(self._loads, zip(*values, strict=True), strict=False)
+        ]
+        cls = self.cls
+        return [
+            cls(**given, **dict(zip(names, fields, strict=True)))
+            for fields in zip(*columns, strict=True)
+        ]
 
     def codec(self) -> Codec:
         """This record as a field of another."""
         return Codec(self.load, self.dump)
 
 
-def _load_text(value: Any, files: InputFiles) -> str:
-    if type(value) is not str:
-        raise TypeError("text expected")
-    return value
+def _each(load: Callable[[Any, InputFiles], Any]) -> Load:
+    """A column reader calling ``load`` on each value: for the fields a case file has
+    once, or a case seldom."""
+    return lambda values, files: [load(value, files) for value in values]
 
 
-def _counted(least: int) -> Codec:
-    def load(value: Any, files: InputFiles) -> int:
-        if type(value) is not int or value < least:
-            raise TypeError("a line or column expected")
-        return value
+def _of_type(kind: type, what: str, least: int | None = None) -> Codec:
+    """Values of exactly ``kind``, read as they are; ``least`` or more, when given."""
+    types = frozenset({kind})
+
+    def load(values: list[Any], files: InputFiles) -> list[Any]:
+        _typed(values, types, what)
+        if least is not None and values and min(values) < least:
+            raise TypeError(f"{what} expected")
+        return values
 
     return Codec(load)
 
 
-def _two_counts(value: Any, least: int, what: str) -> tuple[int, int]:
-    """Two whole numbers, the first 1 or more, the second ``least`` or more."""
-    if type(value) is not list or len(value) != 2:
-        raise TypeError(f"{what} expected")
-    first, second = value
-    if type(first) is not int or type(second) is not int or first < 1 or second < least:
-        raise TypeError(f"{what} expected")
-    return first, second
-
-
-def _load_position(value: Any, files: InputFiles) -> tuple[int, int]:
-    return _two_counts(value, 1, "a line and a column")
-
-
-def _load_bool(value: Any, files: InputFiles) -> bool:
-    if type(value) is not bool:
-        raise TypeError("true or false expected")
+def _as_is(value: Any) -> Any:
     return value
 
 
-def _maybe(codec: Codec) -> Codec:
-    """``codec``'s value, or ``None``."""
+def _maybe(codec: Codec, none: object = None) -> Codec:
+    """``codec``'s values, or ``None`` (read as ``none``)."""
     load, dump = codec.load, codec.dump
-    return Codec(
-        lambda value, files: None if value is None else load(value, files),
-        None if dump is None else lambda value: None if value is None else dump(value),
-    )
+
+    def load_some(values: list[Any], files: InputFiles) -> list[Any]:
+        given = [value for value in values if value is not None]
+        if not given:
+            return [none] * len(values)
+        made = iter(load(given, files))
+        return [none if value is None else next(made) for value in values]
+
+    if none is not None:  # written as None when it is ``none``
+        some = _as_is if dump is None else dump
+        return Codec(load_some, lambda value: None if value == none else some(value))
+    if dump is None:
+        return Codec(load_some)
+    return Codec(load_some, lambda value: None if value is None else dump(value))
 
 
 def _pair(first: Codec, second: Codec) -> Codec:
@@ -133,10 +158,12 @@ def _pair(first: Codec, second: Codec) -> Codec:
     if first.dump is not None or second.dump is not None:
         raise NotImplementedError("pairs of values written as they are")
 
-    def load(value: Any, files: InputFiles) -> tuple[Any, Any]:
-        if type(value) is not list or len(value) != 2:
+    def load(values: list[Any], files: InputFiles) -> list[Any]:
+        _typed(values, _LIST, "a list of 2")
+        if {*map(len, values)} - {2}:
             raise TypeError("a list of 2 expected")
-        return load_first(value[0], files), load_second(value[1], files)
+        firsts = load_first([value[0] for value in values], files)
+        return list(zip(firsts, load_second([value[1] for value in values], files), strict=True))
 
     return Codec(load)
 
@@ -145,10 +172,10 @@ def _many(codec: Codec) -> Codec:
     """A tuple of any length, each value by ``codec``."""
     load, dump = codec.load, codec.dump
 
-    def load_all(value: Any, files: InputFiles) -> tuple[Any, ...]:
-        if type(value) is not list:
-            raise TypeError("a list expected")
-        return tuple([load(item, files) for item in value])
+    def load_all(values: list[Any], files: InputFiles) -> list[Any]:
+        _typed(values, _LIST, "a list")
+        made = iter(load([item for value in values for item in value], files))
+        return [tuple(islice(made, len(value))) for value in values]
 
     return Codec(load_all, None if dump is None else lambda value: [dump(item) for item in value])
 
@@ -164,7 +191,7 @@ def _dump_rubric(value: Any) -> str:
 
 
 def _load_rubric(value: Any, files: InputFiles) -> dict[str, Any]:
-    rubric = json.loads(_load_text(value, files))
+    rubric = json.loads(TEXT.load([value], files)[0])
     if type(rubric) is not dict:
         raise TypeError("a mapping expected")
     return rubric
@@ -177,7 +204,7 @@ def _dump_input_file(value: InputFile) -> list[Any]:
 def _load_input_file(value: Any, files: InputFiles) -> InputFile:
     if type(value) is not list or len(value) != 2:
         raise TypeError("a list of 2 expected")
-    input_file = _resolved(_load_text(value[0], files), files)
+    input_file = _resolved(TEXT.load([value[0]], files)[0], files)
     if value[1] is None:
         return input_file
     ledger = ledgerspec.from_json(value[1])
@@ -195,7 +222,7 @@ def _resolved(text: str, files: InputFiles) -> InputFile:
 
 
 def _load_key(value: Any, files: InputFiles) -> str | int:
-    return value if type(value) is str else INDEX.load(value, files)
+    return value if type(value) is str else INDEX.load([value], files)[0]
 
 
 def _dump_rubric_at(value: dict[tuple[str | int, ...], Position]) -> list[Any]:
@@ -203,58 +230,41 @@ def _dump_rubric_at(value: dict[tuple[str | int, ...], Position]) -> list[Any]:
 
 
 def _load_rubric_at(value: Any, files: InputFiles) -> dict[tuple[str | int, ...], Position]:
-    return dict(_many(_pair(_many(Codec(_load_key)), POSITION)).load(value, files))
+    return dict(_many(_pair(_many(Codec(_each(_load_key))), POSITION)).load([value], files)[0])
 
 
-def _load_lines(value: Any, files: InputFiles) -> tuple[int, int] | None:
-    """A case's first line and the next case's (0 after the last), or ``None``."""
-    return None if value is None else _two_counts(value, 0, "a line and the next case's line")
+TEXT = _of_type(str, "text")
+COUNT = _of_type(int, "a line or column", least=1)
+INDEX = _of_type(int, "a line or column", least=0)
+BOOL = _of_type(bool, "true or false")
+POSITION = _pair(COUNT, COUNT)
 
-
-def _load_end(value: Any, files: InputFiles) -> tuple[int, int] | None:
-    return None if value is None else _load_position(value, files)
-
-
-def _load_lines_of_rows(value: Any, files: InputFiles) -> tuple[int, ...]:
-    if type(value) is not list or not all(type(line) is int and line >= 1 for line in value):
-        raise TypeError("a list of lines expected")
-    return tuple(value)
-
-
-TEXT = Codec(_load_text)
-COUNT = _counted(1)
-INDEX = _counted(0)
-POSITION = Codec(_load_position)
-
-# Read for every case of every cached file: each field one call, no wrappers.
 PLACE = Record(
     Place,
     {
         "line": COUNT,
         "col": COUNT,
-        "lines": Codec(_load_lines),
-        "end": Codec(_load_end),
-        "row_lines": Codec(_load_lines_of_rows),
+        # The line a case starts on and the next case's (0 after the last).
+        "lines": _maybe(_pair(COUNT, INDEX)),
+        "end": _maybe(POSITION),
+        "row_lines": _many(COUNT),
     },
 )
-XFAIL = Record(XFail, {"reason": TEXT, "strict": Codec(_load_bool)})
+XFAIL = Record(XFail, {"reason": TEXT, "strict": BOOL})
 MARKS = Record(
     Marks,
     {"skip": _maybe(TEXT), "xfail": _maybe(XFAIL.codec()), "names": _many(_pair(TEXT, POSITION))},
 )
-_SOME_MARKS = Codec(
-    lambda value, files: NO_MARKS if value is None else MARKS.load(value, files),
-    lambda value: None if value == NO_MARKS else MARKS.dump(value),
-)
+_SOME_MARKS = _maybe(MARKS.codec(), none=NO_MARKS)
 CASE = Record(
     Case,
     {
         "name": TEXT,
         "index": INDEX,
         "place": PLACE.codec(),
-        "packed_input": Codec(_load_text, _dump_packed),
-        "packed_expected": Codec(_load_text, _dump_packed),
-        "input_file": _maybe(Codec(_load_input_file, _dump_input_file)),
+        "packed_input": Codec(TEXT.load, _dump_packed),
+        "packed_expected": Codec(TEXT.load, _dump_packed),
+        "input_file": _maybe(Codec(_each(_load_input_file), _dump_input_file)),
         "marks": _SOME_MARKS,
     },
     kept={"problems": (), "missing_expected": None},
@@ -267,8 +277,8 @@ CASE_FILE = Record(
         "evaluator_at": POSITION,
         "description": _maybe(TEXT),
         "cases": _many(CASE.codec()),
-        "rubric": _maybe(Codec(_load_rubric, _dump_rubric)),
-        "rubric_at": Codec(_load_rubric_at, _dump_rubric_at),
+        "rubric": _maybe(Codec(_each(_load_rubric), _dump_rubric)),
+        "rubric_at": Codec(_each(_load_rubric_at), _dump_rubric_at),
         "marks": _SOME_MARKS,
     },
     given=("display", "digest"),
@@ -285,7 +295,7 @@ def case_file_from_json(value: Any, display: str, digest: str, files: InputFiles
     """The case file :func:`case_file_to_json` wrote, named ``display``, its input files
     resolved by ``files``; ``TypeError``, ``ValueError`` or :class:`Unkept` for anything
     else."""
-    case_file: CaseFile = CASE_FILE.load(value, files, display=display, digest=digest)
+    case_file: CaseFile = CASE_FILE.load([value], files, display=display, digest=digest)[0]
     names = [case.name for case in case_file.cases]
     if "" in names or len(set(names)) != len(names):
         raise ValueError("case names are unique and not empty")

@@ -14,14 +14,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
-from pytest_rubric.editing.writable import CaseFileReads, can_write, outside, unwritable
 from pytest_rubric.editing.writes import CaseWrite, Write
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
+
+if TYPE_CHECKING:
+    from pytest_rubric.editing.writable import CaseFileReads
 
 #: Variables that say the run is in CI (``CI`` itself is read apart: ``CI=false`` is not CI).
 CI_VARIABLES = (
@@ -154,6 +156,10 @@ def decide(
         )
         stays = dataclasses.replace(result, outcome=CASE_ERROR, evaluated=False, problems=(why,))
         return CaseRun(stays, held=held)
+    # The text surgery that checks a write, imported when an answer is to be written:
+    # a run that writes none never loads it.
+    from pytest_rubric.editing.writable import CaseFileReads, can_write, outside, unwritable
+
     problem = unwritable(answer)
     if problem is None and not json_equal(plain(answer), answer):
         # No transport to a pytest-xdist controller holds it as it is.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 import pytest
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES
-from pytest_rubric.plugin.state import rubric_item_type, wants_full_records
+from pytest_rubric.plugin.state import rubric_item_type
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricItem
@@ -47,18 +47,19 @@ class CaseReports:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
+        if report.when != "call" and report.passed:
+            return report  # a passing setup or teardown decides nothing, for any test
         kind = rubric_item_type()
         if kind is not None and isinstance(item, kind):
             case: RubricItem = item  # type: ignore[assignment]  # narrowed by the check above
             try:
-                payload = case.payload(report, full=wants_full_records(self.run.config))
+                payload = case.payload(report, full=self.run.full)
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
                 payload = unrecorded(case, report, exc)
-            if payload is not None:
-                # A plain JSON attribute travels with the report to an xdist controller.
-                report.rubric = payload  # type: ignore[attr-defined]
+            # A plain JSON attribute travels with the report to an xdist controller.
+            report.rubric = payload  # type: ignore[attr-defined]
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -81,8 +82,10 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
         # values need not live on with them (a worker's report still has to travel).
         del report.rubric
     if payload is None:
+        if not report.failed:
+            return  # nothing to gather: only a failed report can be a lost case's
         path, sep, _ = report.nodeid.partition("::")
-        if not (report.failed and sep and path.endswith(SUFFIXES)):
+        if not (sep and path.endswith(SUFFIXES)):
             return  # not a case whose run was lost (pytest-xdist)
         if report.nodeid in cases:
             return
@@ -112,7 +115,7 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
     cases[report.nodeid] = payload
 
 
-def unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload | None:
+def unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload:
     """A case whose record could not be made: it fails, saying so."""
     from pytest_rubric.core.jsonvalues import escape_controls
     from pytest_rubric.reports.caserecords import base_record

@@ -123,6 +123,13 @@ class RubricItem(pytest.Item):
         #: What became of its run, from when it ran until pytest reports it (each run of
         #: it, under pytest-rerunfailures too, makes a new one).
         self.run: CaseRun | None = None
+        xfail = case.marks.xfail
+        #: The reason of its strict ``xfail:`` mark, under which a match fails, if any.
+        self.strict_xfail = (
+            None
+            if xfail is None or not xfail.strict or self.config.option.runxfail
+            else xfail.reason
+        )
         # ``-k agreement`` selects the agreement cases, whatever their path says.
         self.extra_keyword_matches.add(evaluator.name)
         if junit:
@@ -131,7 +138,7 @@ class RubricItem(pytest.Item):
                 (
                     ("rubric_case", case.name),
                     ("rubric_evaluator", evaluator.name),
-                    ("rubric_location", f"{display}:{case.line}"),
+                    ("rubric_location", f"{display}:{case.place.line}"),
                 )
             )
 
@@ -139,15 +146,15 @@ class RubricItem(pytest.Item):
         self.run = self._run()
         # Raised here, not where the outcome is a local: the frame pytest keeps with the
         # failure (``sys.last_value``, to the session's end) holds no outcome.
-        failure = failure_of(self.run.result, strict_xfail=self._strict_xfail())
+        failure = failure_of(self.run.result, strict_xfail=self.strict_xfail)
         if failure is not None:
             raise failure
 
     def _run(self) -> CaseRun:
         """Runs the case: its outcome, and in an update run what becomes of its answer."""
         case, mode = self.case, self.config.option.rubric_update
-        if self.get_closest_marker("xfail") is not None:  # ours or another plugin's
-            mode = None  # an expected failure's answer is never written
+        if mode is not None and self.get_closest_marker("xfail") is not None:
+            mode = None  # an expected failure's answer (ours or another plugin's) is never written
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
             case = dataclasses.replace(case, problems=()).with_expected({})
@@ -159,6 +166,8 @@ class RubricItem(pytest.Item):
             review_limit=review_limit(self.config),
             review_at=_review_at(self.config, case, self.file),
         )
+        if mode is None:  # a run that writes no answer: the outcome is all there is
+            return CaseRun(outcome)
         run = decide(
             case,
             outcome,
@@ -167,27 +176,18 @@ class RubricItem(pytest.Item):
             path=self.path,
             digest=self.digest,
             root=self.config.rootpath,
-            files=None if mode is None else update_reads_of(self.config),
-            refusals=mode is not None and bool(self.config.option.rubric_update_refusals),
+            files=update_reads_of(self.config),
+            refusals=bool(self.config.option.rubric_update_refusals),
         )
         if run.held is not None and filled:  # it still has no expected
             run = dataclasses.replace(run, result=dataclasses.replace(run.result, case=self.case))
         return run
 
-    def _strict_xfail(self) -> str | None:
-        """The reason of its strict ``xfail:`` mark, under which a match fails, if any."""
-        xfail = self.case.marks.xfail
-        if xfail is None or not xfail.strict or self.config.option.runxfail:
-            return None
-        return xfail.reason
-
-    def payload(self, report: pytest.TestReport, *, full: bool) -> Payload | None:
-        """The payload a phase report of this case carries, or ``None`` when this phase
-        decides nothing (a passing setup, a passing teardown). The call's report takes
-        the run's value: from then on it lives in the payload, not on the item (which
-        pytest keeps to the session's end)."""
-        if report.when != "call" and report.passed:
-            return None
+    def payload(self, report: pytest.TestReport, *, full: bool) -> Payload:
+        """The payload a phase report of this case carries: its call's, or a setup's or
+        teardown's that did not pass (a passing one decides nothing and carries none).
+        The call's report takes the run's value: from then on it lives in the payload,
+        not on the item (which pytest keeps to the session's end)."""
         run = None
         if report.when == "call":
             run, self.run = self.run, None
@@ -209,7 +209,7 @@ class RubricItem(pytest.Item):
                 case.marks,
                 ran=outcome is not None,
                 matched=matched,
-                strict_xpass=matched and self._strict_xfail() is not None,
+                strict_xpass=matched and self.strict_xfail is not None,
             ),
             update=None
             if write is None or run is None
@@ -245,7 +245,8 @@ class RubricItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.case.line - 1, f"{REPORT_DOMAIN}{self.case.name}"
+        case = self.case
+        return self.path, case.place.line - 1, f"{REPORT_DOMAIN}{case.name}"
 
 
 def _review_at(config: pytest.Config, case: Case, file: str) -> str:

@@ -62,18 +62,18 @@ class RubricRun:
         self, items: list[pytest.Item]
     ) -> Generator[None, None, None]:
         # Before every other plugin's turn: -k, -m, --deselect, --lf, pytest-split
-        # and pytest-shard all deselect inside this hook.
-        try:
-            self._collected = [item.nodeid for item in _rubric_items(items)]
-        except Exception as exc:
-            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
+        # and pytest-shard all deselect inside this hook. The suite is what a report or
+        # a page says (a pytest-xdist worker's, its controller's): without one, none is made.
+        if self.full:
+            try:
+                self._collected = [item.nodeid for item in _rubric_items(items)]
+            except Exception as exc:
+                self.hook_errors.append(f"{type(exc).__name__}: {exc}")
         return (yield)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if self._collected is None:
-            return
-        if not self._collected and self.report_path is None and not self.config.option.rubric_html:
-            return  # no case was collected, and no report or page says so
+            return  # no report or page is written, or collection did not finish
         try:
             from pytest_rubric.reports.suites import suite_record
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
@@ -33,13 +33,14 @@ from pytest_rubric.core.jsonvalues import (
 )
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.misfits import LedgerError
-from pytest_rubric.inputs.notes import ReadNotes
-from pytest_rubric.inputs.reading import WholeInput, open_input
-from pytest_rubric.inputs.rows import FileRows
-from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
+
+if TYPE_CHECKING:
+    from pytest_rubric.inputs.joins import JoinedRows
+    from pytest_rubric.inputs.notes import ReadNotes
+    from pytest_rubric.inputs.reading import WholeInput
+    from pytest_rubric.inputs.rows import FileRows
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
 #: evaluator's traceback.
@@ -187,31 +188,40 @@ class _Asking:
         #: then, and after an answer given another way (with its evidence, if any).
         self._evaluated: Mapping[str, JSON] | None = None
 
-    def _opened(self) -> WholeInput | FileRows | JoinedRows | None:
-        source = self.case.input_file
-        return None if source is None else open_input(source, self.path)
+    def _opened(self) -> WholeInput | FileRows | JoinedRows:
+        """The case's input file, opened anew. Its readers are imported here, when a case
+        reads one: a run of inline inputs never loads them."""
+        from pytest_rubric.inputs.reading import open_input
+
+        assert self.case.input_file is not None
+        return open_input(self.case.input_file, self.path)
 
     def answer(self) -> tuple[JSON, Evidence | None]:
         """The evaluator's answer (plain JSON), and its evidence where the way it answers
         gives it at once (``stream``)."""
         evaluator, call = self.evaluator, self.call
-        opened = self._opened()
         data: Mapping[str, JSON]
-        if isinstance(opened, (FileRows, JoinedRows)):
-            stream = None if evaluator.ledger is None else evaluator.ledger.stream
-            if stream is not None:
-                pair = call("stream", stream, opened, opened.where)
-                self.notes = opened.notes()
-                return call.checked(*call.pair("stream", pair), "stream")
-            try:
-                data = {"rows": list(opened)}
-            except MemoryError as exc:  # the rows, read whole for ``evaluate``, do not fit
-                raise unreadable(opened.display, exc) from None
-            self.notes = opened.notes()
-        elif isinstance(opened, WholeInput):
-            data = opened.mapping()
-        else:
+        if self.case.input_file is None:
             data = self.case.input  # a fresh copy: an evaluator may change it
+        else:
+            from pytest_rubric.inputs.reading import WholeInput
+
+            opened = self._opened()
+            if isinstance(opened, WholeInput):
+                data = opened.mapping()
+            else:
+                stream = None if evaluator.ledger is None else evaluator.ledger.stream
+                if stream is not None:
+                    pair = call("stream", stream, opened, opened.where)
+                    self.notes = opened.notes()
+                    return call.checked(*call.pair("stream", pair), "stream")
+                try:
+                    data = {"rows": list(opened)}
+                except MemoryError as exc:  # the rows, read whole for ``evaluate``, do not fit
+                    from pytest_rubric.inputs.textfiles import unreadable
+
+                    raise unreadable(opened.display, exc) from None
+                self.notes = opened.notes()
         self._evaluated = data
         return call.checked(call("evaluate", evaluator.evaluate, data), None)
 
@@ -228,21 +238,23 @@ class _Asking:
         """The ledger again, for ``review``, and how to name row N's place (``where``
         gives the line in the case file or in the input file)."""
         case = self.case
+        if case.input_file is None:
+            lines: Sequence[int] = case.place.row_lines
+            fallback = case.line
+            return (
+                case.input,
+                lambda index: f":{lines[index] if index < len(lines) else fallback}",
+            )
+        from pytest_rubric.inputs.reading import WholeInput
+
         opened = self._opened()
-        if isinstance(opened, (FileRows, JoinedRows)):
-            # The rows streamed, never held whole: an iterable of JSON rows where the list
-            # would be.
-            rows = opened
-            return cast(Mapping[str, JSON], {"rows": rows}), lambda index: rows.here()
         if isinstance(opened, WholeInput):
             ledger, found = opened.with_row_lines()
             return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
-        lines: Sequence[int] = case.place.row_lines
-        fallback = case.line
-        return (
-            case.input,
-            lambda index: f":{lines[index] if index < len(lines) else fallback}",
-        )
+        # The rows streamed, never held whole: an iterable of JSON rows where the list
+        # would be.
+        rows = opened
+        return cast(Mapping[str, JSON], {"rows": rows}), lambda index: rows.here()
 
 
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
