@@ -12,7 +12,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_rubric import RubricInputError, evaluate_agreement
@@ -389,6 +389,7 @@ NESTED_ROWS = st.lists(st.tuples(st.sampled_from(_KEY_TEXTS), _NESTED), max_size
 )
 
 
+@settings(max_examples=100, deadline=None)
 @given(NESTED_ROWS)
 def test_a_nested_jsonl_row_decodes_as_the_checking_decoder_decodes_it(text: str) -> None:
     # Keys repeated at any depth (":" written plainly and as an escape among them), colons

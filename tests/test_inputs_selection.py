@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from _agreement import agreement_case, answer, run_agreement
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_rubric.casefiles.loader import load_case_file
@@ -127,6 +127,7 @@ def test_an_integer_id_longer_than_python_prints_is_read_exactly(tmp_path: Path)
     assert decimal_int(decimal_text(long)) == long
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.integers() | st.integers(min_value=10**4300, max_value=10**9000))
 def test_decimal_text_writes_every_integer_exactly(value: int) -> None:
     text = decimal_text(value)
