@@ -69,10 +69,10 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 #: Each child's peak resident set, in KiB, prepended to its code. ``ru_maxrss`` alone
 #: would not do on Linux: exec carries the parent's peak over into the child's (the
@@ -193,6 +193,37 @@ class Measure:
     ours: Callable[[], Run]
     floor: Callable[[], Run]
     target: float
+
+
+class _Sides(Protocol):
+    """A measure's two sides, each run in a fresh child."""
+
+    @property
+    def ours(self) -> Callable[[], Run]: ...
+
+    @property
+    def floor(self) -> Callable[[], Run]: ...
+
+
+_Measured = TypeVar("_Measured", bound=_Sides)
+
+
+def run_pairs(
+    names: Iterable[str], prepare_one: Callable[[str, Path], _Measured], repeats: int
+) -> list[tuple[_Measured, list[tuple[Run, Run]]]]:
+    """Each named measure prepared in a temporary folder, each side run once untimed (the
+    file cache warm, as a rerun finds it), then ``repeats`` alternating pairs; its data is
+    dropped before the next one's is written."""
+    results: list[tuple[_Measured, list[tuple[Run, Run]]]] = []
+    for name in names:
+        with tempfile.TemporaryDirectory(prefix=f"rubric-{name}-") as tmp:
+            measure = prepare_one(name, Path(tmp))
+            measure.ours()
+            measure.floor()
+            pairs = [(measure.ours(), measure.floor()) for _ in range(repeats)]
+        results.append((measure, pairs))
+        print(f"{name}: {repeats} pairs run", flush=True)
+    return results
 
 
 class Answer:
@@ -445,19 +476,15 @@ def main() -> None:
     if options.arrow_threads:
         THREADS["OMP_NUM_THREADS"] = str(options.arrow_threads)
     started = time.perf_counter()
-    results: list[tuple[Measure, list[tuple[Run, Run]]]] = []
+    names = []
     for name in [name for name in NAMES + LAYOUTS if name in (options.only or NAMES)]:
         if name == "parquet" and not has_pyarrow():
             print("parquet: skipped, pyarrow is not importable (pip install pyarrow)")
             continue
-        # Each measure's data is written, run and dropped before the next one's.
-        with tempfile.TemporaryDirectory(prefix=f"rubric-{name}-") as tmp:
-            measure = prepare(name, Path(tmp), options.rows)
-            measure.ours()  # untimed: the file cache warm, as a rerun finds it
-            measure.floor()
-            pairs = [(measure.ours(), measure.floor()) for _ in range(options.repeats)]
-        results.append((measure, pairs))
-        print(f"{name}: {options.repeats} pairs run", flush=True)
+        names.append(name)
+    results = run_pairs(
+        names, lambda name, folder: prepare(name, folder, options.rows), options.repeats
+    )
     print(
         f"\n{options.repeats} alternating pairs each, fresh processes; CPU seconds of the work "
         "only (imports not counted); medians of the per-pair ratios ours / floor; "

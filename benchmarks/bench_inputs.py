@@ -50,13 +50,12 @@ import functools
 import json
 import random
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench_exports import OURS_CHILD, Answer, Run, child
+from bench_exports import OURS_CHILD, Answer, Run, child, run_pairs
 
 #: The floor for a join: the desk's CSV into a dict (ID -> label), then each judge line
 #: decoded and looked up, and a count of the agreeing pairs.
@@ -346,16 +345,11 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", choices=NAMES)
     options = parser.parse_args()
     started = time.perf_counter()
-    results: list[tuple[Measure, list[tuple[Run, Run]]]] = []
-    for name in [name for name in NAMES if name in (options.only or NAMES)]:
-        # Each measure's data is written, run and dropped before the next one's.
-        with tempfile.TemporaryDirectory(prefix=f"rubric-{name}-") as tmp:
-            measure = prepare(name, Path(tmp), options.rows, options.doc_mb)
-            measure.ours()  # untimed: the file cache warm, as a rerun finds it
-            measure.floor()
-            pairs = [(measure.ours(), measure.floor()) for _ in range(options.repeats)]
-        results.append((measure, pairs))
-        print(f"{name}: {options.repeats} pairs run", flush=True)
+    results = run_pairs(
+        [name for name in NAMES if name in (options.only or NAMES)],
+        lambda name, folder: prepare(name, folder, options.rows, options.doc_mb),
+        options.repeats,
+    )
     print(
         f"\n{options.repeats} alternating pairs each, fresh processes; CPU seconds of the work "
         "only (imports not counted); medians of the per-pair ratios ours / floor; "

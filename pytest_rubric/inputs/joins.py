@@ -32,7 +32,6 @@ from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import vocabulary
-from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
 from pytest_rubric.inputs.selection import Conditions, id_reader
@@ -63,7 +62,6 @@ class JoinedRows:
         assert ledger.join is not None
         assert file.sides is not None
         self.file = file
-        self.ledger = ledger
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
@@ -205,10 +203,7 @@ class JoinedRows:
             raise unreadable(here(), exc) from None
         name = "ab"[index]
         if conditions.left_out and not kept_any:  # never a side read as empty
-            row_at, col = side_spec.selection.where[0][0].at
-            raise LedgerError(
-                f"{self.case_file}:{row_at}:{col}: side '{name}': {conditions.none_kept('rows')}"
-            )
+            raise conditions.none_kept(self.case_file, "rows", f"side '{name}': ")
         for reason, count in conditions.left_out.items():
             left_out[f"{name}: {reason}"] = count
 

@@ -180,7 +180,7 @@ def from_json(value: Any) -> Ledger:
         join=None
         if join is None
         else (side_from_json(join[0], _labels), side_from_json(join[1], _labels)),
-        side=value["side"] if value["side"] in ("", "a", "b") else _name(None),
+        side=_side(value["side"]),
     )
 
 
@@ -222,6 +222,12 @@ def _grader_value(value: Any) -> JSON:
 def _boolean(value: Any) -> bool:
     if type(value) is not bool:
         raise TypeError("a label means a boolean")
+    return value
+
+
+def _side(value: Any) -> str:
+    if value not in ("", "a", "b") or type(value) is not str:
+        raise TypeError("a side of a join is a or b, or empty")
     return value
 
 

@@ -280,6 +280,4 @@ def _none_kept(ledger: Ledger, conditions: Conditions, case_file: str) -> Ledger
             "leaves out every judgement, so the ledger would be empty: "
             f"{path_break(grader.parts, first, conditions.first_place)}"
         )
-    row, col = ledger.selection.where[0][0].at  # where 'where' starts
-    what = "judgements" if ledger.per_judgement else "rows"
-    return LedgerError(f"{case_file}:{row}:{col}: {conditions.none_kept(what)}")
+    return conditions.none_kept(case_file, "judgements" if ledger.per_judgement else "rows")

@@ -28,6 +28,7 @@ from pytest_rubric.inputs.keypaths import (
     read_key_path,
 )
 from pytest_rubric.inputs.labels import Position, Report
+from pytest_rubric.inputs.misfits import LedgerError
 
 AS_TEXT = "as-text"
 #: The formats whose rows sit in one JSON document (``records:`` names where).
@@ -217,15 +218,18 @@ class Conditions:
                 return False
         return True
 
-    def none_kept(self, what: str) -> str:
-        """Why ``where`` kept none of the ``what`` (rows or judgements): the counts, and
-        the first left out."""
+    def none_kept(self, case_file: str, what: str, named: str = "") -> LedgerError:
+        """The case's problem when ``where`` kept none of the ``what`` (rows or judgements),
+        at the ``where`` block's place (``named``: whose block, for a side of a join): the
+        counts, and the first left out. Never an empty ledger."""
         total = sum(self.left_out.values())
         why = "; ".join(f"{reason}: {count}" for reason, count in self.left_out.items())
         first = "" if self.first is None else f"; the first: {self.first}"
-        return (
-            f"'where' leaves out every one of the {total} {what} ({why}){first}, so the "
-            "ledger would be empty; write the values as the export holds them"
+        line, col = self.paths[0].at
+        return LedgerError(
+            f"{case_file}:{line}:{col}: {named}'where' leaves out every one of the {total} "
+            f"{what} ({why}){first}, so the ledger would be empty; write the values as the "
+            "export holds them"
         )
 
 
