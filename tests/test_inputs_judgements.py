@@ -801,3 +801,158 @@ def test_a_where_list_of_another_length_than_the_judgements_is_worded_at_the_row
         "holds 2 items and the 'where' path '[verdict.responses.status]' 1; judgements in "
         "lists are paired by position, so every list needs one length"
     )
+
+
+# -- judgements read as JSON, tallied in blocks ---------------------------------------------------
+
+NESTED = (
+    "{rows: per-judgement, id: id, grader: annotations.completed_by, "
+    "label: annotations.result.0.value.choices.0, a: 10, b: 12, labels: {PASS: true, FAIL: false}}"
+)
+
+
+def blocks_off() -> Any:
+    from unittest import mock
+
+    from pytest_rubric.inputs.rows import FileRows
+
+    def none(self: object) -> Any:
+        yield None
+
+    return mock.patch.object(FileRows, "label_blocks", none)
+
+
+def nested_blocks(folder: Path, name: str, content: str, ledger: str) -> list[Any]:
+    from pytest_rubric.inputs.rows import FileRows
+
+    run_export(folder, name, content, ledger)
+    (case,) = load_case_file(folder / "c.rubric.yaml", "c.rubric.yaml", root=folder).cases
+    assert case.input_file is not None
+    return list(FileRows(case.input_file).label_blocks())
+
+
+@pytest.mark.parametrize("document", [False, True], ids=["jsonl", "json"])
+def test_judgements_in_lists_are_tallied_in_blocks_in_the_order_of_their_first_judgement(
+    tmp_path: Path, document: bool
+) -> None:
+    tasks = [  # t2's two judgements come later than t3's first
+        {"id": "t1", "annotations": [ann(10, "PASS"), ann(12, "FAIL")]},
+        {"id": "t2", "annotations": [ann(12, "PASS")]},
+        {"id": "t3", "annotations": [ann(12, "FAIL"), ann(13, "PASS"), ann(10, "PASS")]},
+        {"id": "t2", "annotations": [ann(10, "FAIL")]},
+    ]
+    name = "e.json" if document else "e.jsonl"
+    text = json.dumps(tasks) if document else "".join(json.dumps(task) + "\n" for task in tasks)
+    blocks = nested_blocks(tmp_path, name, text, NESTED)
+    assert None not in blocks
+    outcome = run_export(tmp_path, name, text, NESTED)
+    assert outcome.actual == {
+        "matrix": {"bothPass": 0, "bothFail": 0, "aOnly": 2, "bOnly": 1},
+        "agreement": 0,
+        "total": 3,
+        "disagreements": ["t1", "t2", "t3"],
+    }
+    assert outcome.evidence is not None
+    assert outcome.evidence.facts["ignored judgements"] == "1 by graders other than a and b (13 1)"
+    with blocks_off():
+        slow = run_export(tmp_path, name, text, NESTED)
+    assert (outcome.actual, outcome.evidence, outcome.review) == (
+        slow.actual,
+        slow.evidence,
+        slow.review,
+    )
+
+
+def ann(who: Any, choice: Any) -> dict[str, Any]:
+    """An annotation as Label Studio writes one (``choice`` ``...``: no result at all)."""
+    result = [] if choice is ... else [{"value": {"choices": [choice]}, "type": "choices"}]
+    return {"completed_by": who, "result": result, "was_cancelled": False}
+
+
+@pytest.mark.parametrize(
+    ("tasks", "why"),
+    [
+        ([{"id": "t1", "annotations": [ann(10, "PASS")]}], "a case judged once"),
+        ([{"id": 7, "annotations": [ann(10, "PASS"), ann(12, "PASS")]}], "an ID that is a number"),
+        ([{"id": "t1", "annotations": [ann(True, "PASS"), ann(12, "PASS")]}], "a Boolean grader"),
+        ([{"id": "t1", "annotations": [ann(10, "MAYBE"), ann(12, "PASS")]}], "a word outside"),
+        ([{"id": "t1", "annotations": [ann(10, True), ann(12, "PASS")]}], "a Boolean label"),
+        ([{"id": "t1", "annotations": [ann(10, ...), ann(12, "PASS")]}], "no label"),
+        ([{"id": " t1", "annotations": [ann(10, "PASS"), ann(12, "PASS")]}], "a blank start"),
+        ([{"id": "t1", "annotations": [ann(10, "PASS"), ann(10, "PASS")]}], "judged twice"),
+        ([{"id": "t1", "annotations": "none"}], "no list"),
+        (["t1"], "a row that is not a mapping"),
+    ],
+)
+def test_judgements_the_blocks_cannot_decide_are_read_one_row_at_a_time(
+    tmp_path: Path, tasks: list[Any], why: str
+) -> None:
+    text = "".join(json.dumps(task) + "\n" for task in tasks)
+    assert None in nested_blocks(tmp_path, "e.jsonl", text, NESTED), why
+    fast = run_export(tmp_path, "e.jsonl", text, NESTED)
+    with blocks_off():
+        slow = run_export(tmp_path, "e.jsonl", text, NESTED)
+    assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)
+    assert fast.evidence == slow.evidence
+
+
+GRADERS = st.sampled_from([10, 12, 12, 10, 13, "10", True, 10.0, None])
+CHOICES = st.sampled_from(["PASS", "FAIL", "PASS", "FAIL", "MAYBE", True, ...])
+TASK_IDS = st.one_of(st.sampled_from(["t1", "t2", "t3", "t4", "t5", "", " t6"]), st.just(8))
+
+
+@st.composite
+def clean_tasks(draw: st.DrawFn) -> list[tuple[Any, list[tuple[Any, Any]]]]:
+    """Rows as exports write them: each case judged once by 10 and once by 12 (and maybe
+    by 13), the judgements in any order, adjacent ones of one case in one row."""
+    cases = draw(st.lists(st.sampled_from(["t1", "t2", "t3", "t4", "t5", "t6"]), unique=True))
+    word = st.sampled_from(["PASS", "FAIL"])
+    judgements = [(case, who, draw(word)) for case in cases for who in (10, 12)]
+    judgements += [(case, 13, "PASS") for case in draw(st.lists(st.sampled_from(cases or ["t1"])))]
+    judgements = draw(st.permutations(judgements))
+    rows: list[tuple[Any, list[tuple[Any, Any]]]] = []
+    for case, who, said in judgements:
+        if rows and rows[-1][0] == case and draw(st.booleans()):
+            rows[-1][1].append((who, said))
+        else:
+            rows.append((case, [(who, said)]))
+    return rows
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tasks=st.one_of(
+        clean_tasks(),
+        st.lists(
+            st.tuples(TASK_IDS, st.lists(st.tuples(GRADERS, CHOICES), max_size=4)), max_size=8
+        ),
+    ),
+    document=st.booleans(),
+    chunk=st.sampled_from([1, 2, 3, 4096]),
+)
+def test_judgements_in_lists_answer_alike_in_blocks_and_one_row_at_a_time(
+    tasks: list[tuple[Any, list[tuple[Any, Any]]]], document: bool, chunk: int
+) -> None:
+    from unittest import mock
+
+    from pytest_rubric.inputs import judgementblocks
+
+    rows = [
+        {"id": task_id, "annotations": [ann(who, choice) for who, choice in judged]}
+        for task_id, judged in tasks
+    ]
+    name, text = (
+        ("e.json", json.dumps(rows))
+        if document
+        else ("e.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+    )
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(judgementblocks, "CHUNK", chunk),
+    ):
+        fast = run_export(Path(folder), name, text, NESTED)
+        with blocks_off():
+            slow = run_export(Path(folder), name, text, NESTED)
+    assert (fast.outcome, fast.actual, fast.problems) == (slow.outcome, slow.actual, slow.problems)
+    assert fast.evidence == slow.evidence
+    assert fast.review == slow.review

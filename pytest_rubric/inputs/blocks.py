@@ -20,9 +20,9 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, compress, repeat
-from operator import add, and_, mul, ne
+from operator import add, and_, eq, mul, ne
 
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 
@@ -240,9 +240,10 @@ def _label_block(text: str, sep: str, pairs: tuple[int, int, int, int]) -> Label
     return LabelBlock(ids, pairs, list(compress(ids, map(str.endswith, lines, repeat(differ)))))
 
 
-class JudgementTally(_Judgements):
-    """Blocks of a one-row-per-judgement CSV export in any order (sorted by case, by
-    grader, by time), tallied a block at a time with dictionary and set operations.
+class JudgementCounts:
+    """A one-row-per-judgement export in any order (sorted by case, by grader, by time),
+    tallied a block of judgements at a time with dictionary and set operations, whatever
+    format the judgements were read from.
 
     Each grader's judgements of a block become a dictionary of ID to its code (twice its
     line, plus 1 for a true label); a case is complete when both graders' codes are
@@ -253,47 +254,45 @@ class JudgementTally(_Judgements):
     disagreements, in the order of their first judgements, at the end
     (:meth:`last_block`).
 
-    ``None`` where the block path cannot decide exactly: a line that is not plain, a
-    label outside the words, a grader judging one ID twice, a judgement of a complete
-    case, an ID that is blank or starts with whitespace, and, at the end, a case judged
-    once (a missing label); the rows are then read one at a time, which words it.
-    Judgements by other graders are left out and counted in ``ignored``.
+    ``a`` and ``b`` are the graders' names (matched by ``==``: the reader hands over no
+    Boolean grader), ``codes`` each label's bit, ``label_kind`` the type every label of
+    a or b must have. ``None`` where the block path cannot decide exactly: a label
+    outside the codes, a grader judging one ID twice, a judgement of a complete case, an
+    ID that is blank or starts with whitespace, and, at the end, a case judged once (a
+    missing label); the rows are then read one at a time, which words it. Judgements by
+    other graders are left out and counted in ``ignored``.
     """
 
-    def __init__(
-        self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
-    ) -> None:
-        super().__init__(width, order, a, b, words)
-        self.codes = {word: int(meaning) for word, meaning in words.items()}
+    def __init__(self, a: object, b: object, codes: Mapping[object, int], label_kind: type) -> None:
+        self.a, self.b = a, b
+        self.codes = dict(codes)
+        self.label_kind = label_kind
+        self.ignored: Counter[object] = Counter()
         self.waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self.done: set[str] = set()
-        self.line = 1  # the header's
         self.differing: list[tuple[int, str]] = []
         self.judged = 0  # judgements by a or b
 
-    def block(self, body: str) -> LabelBlock | None:
-        rows = body.count("\n")
-        if not _plain(body, rows, self.width - 1):
-            return None
-        found: list[tuple[str, ...]] = self.cells.findall(body)
-        if len(found) != rows or not _within_field_limit(body, *zip(*found, strict=True)):
-            return None
-        first_line = self.line + 1
-        self.line += rows
-        if not found:
+    def judgements(
+        self,
+        ids: Sequence[str],
+        graders: Sequence[object],
+        labels: Sequence[object],
+        lines: Sequence[int],
+    ) -> LabelBlock | None:
+        """The cases these judgements complete (each ``ids[n]`` judged by ``graders[n]``
+        as ``labels[n]`` on line ``lines[n]``, every ID text), as a block."""
+        rows = len(ids)
+        if not rows:
             return LabelBlock([], (0, 0, 0, 0), [], checked=True, distinct=True)
-        columns = list(zip(*found, strict=True))
-        at_id, at_grader, at_label = self.order
-        ids, graders, labels = columns[at_id], columns[at_grader], columns[at_label]
-        lines = range(first_line, first_line + rows)
         judged: list[dict[str, int]] = []
         total = 0
         for name in (self.a, self.b):
-            mine = list(map(name.__eq__, graders))
+            mine = list(map(eq, graders, repeat(name)))
             count = sum(mine)
             total += count
             words = list(compress(labels, mine))
-            if not set(words) <= self.codes.keys():
+            if set(map(type, words)) - {self.label_kind} or not set(words) <= self.codes.keys():
                 return None
             meanings = map(self.codes.__getitem__, words)
             codes = map(add, map(mul, compress(lines, mine), repeat(2)), meanings)
@@ -354,6 +353,37 @@ class JudgementTally(_Judgements):
             return None
         ordered = [case_id for _, case_id in sorted(self.differing)]
         return LabelBlock([], (0, 0, 0, 0), ordered, checked=True, distinct=True)
+
+
+class JudgementTally(JudgementCounts):
+    """Blocks of a one-row-per-judgement CSV export in any order, read as
+    :class:`JudgementCounts` says: ``order`` gives where the ID, the grader and the label
+    are among a line's ``width`` cells; a line that is not plain is ``None``."""
+
+    def __init__(
+        self, width: int, order: tuple[int, int, int], a: str, b: str, words: Mapping[str, bool]
+    ) -> None:
+        super().__init__(a, b, {word: int(meaning) for word, meaning in words.items()}, str)
+        self.width = width
+        self.cells = _cells(width)
+        self.order = order
+        self.line = 1  # the header's
+
+    def block(self, body: str) -> LabelBlock | None:
+        rows = body.count("\n")
+        if not _plain(body, rows, self.width - 1):
+            return None
+        found: list[tuple[str, ...]] = self.cells.findall(body)
+        if len(found) != rows or not _within_field_limit(body, *zip(*found, strict=True)):
+            return None
+        first_line = self.line + 1
+        self.line += rows
+        if not found:
+            return LabelBlock([], (0, 0, 0, 0), [], checked=True, distinct=True)
+        columns = list(zip(*found, strict=True))
+        at_id, at_grader, at_label = self.order
+        lines = range(first_line, first_line + rows)
+        return self.judgements(columns[at_id], columns[at_grader], columns[at_label], lines)
 
 
 #: An ID (each after LF, and followed by LF) that is empty or starts with JavaScript

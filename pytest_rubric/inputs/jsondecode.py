@@ -91,7 +91,10 @@ def decode_row(text: str) -> JSON:
         if colons == len(row) and text.count("{") == 1:
             return row  # one flat object, no ':' inside its strings (the usual ledger row)
         if "\\u" not in text:
-            keys = _keys(row)
+            try:
+                keys = _keys(row)
+            except RecursionError:  # deeper than nested calls go: counted below without them
+                keys = -1
             if keys == colons or (keys < colons and _pairs_and_colons(row) == colons):
                 return row  # no ':' in its strings, or as many as the text holds past its keys
     decoded: JSON = DECODER.decode(text)
@@ -99,19 +102,17 @@ def decode_row(text: str) -> JSON:
 
 
 def _keys(value: object) -> int:
-    """The keys of every mapping in ``value``."""
+    """The keys of every mapping in ``value`` (a dict or a list), read in as many nested
+    calls as the value is deep (``RecursionError`` where that is too deep; the walk of
+    :func:`_pairs_and_colons` takes none)."""
     count = 0
-    stack = [value]
-    push, pop = stack.append, stack.pop
-    while stack:
-        item = pop()
-        if type(item) is dict:
-            count += len(item)
-            item = item.values()
-        for inner in item:  # type: ignore[attr-defined]
-            kind = type(inner)
-            if kind is dict or kind is list:
-                push(inner)
+    if type(value) is dict:
+        count = len(value)
+        value = value.values()
+    for inner in value:  # type: ignore[attr-defined]
+        kind = type(inner)
+        if kind is dict or kind is list:
+            count += _keys(inner)
     return count
 
 

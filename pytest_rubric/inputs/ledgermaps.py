@@ -65,12 +65,23 @@ def _fields_of_both(
     """The review fields of a case from both its judgements: a field both hold alike
     (strict JSON equality: the text judged, its hash) once under its name; any other
     under whose it is, ``a.KEY`` and ``b.KEY`` (each grader's rationale, session,
-    time), a's first. ``first`` holds the first judgement's fields (by ``first_side``),
-    ``second`` the second judgement as read."""
+    time), a's first. ``first`` and ``second`` are the two judgements as read (by
+    ``first_side`` first); the keys in ``used`` are not fields."""
     fields: dict[str, object] = {}
+    if first.keys() == second.keys():  # the usual two: one row's, or each its own row's
+        for key, item in first.items():
+            if key not in used:
+                if second[key] is not item:  # judgements split from one row share its values
+                    break
+                fields[key] = item
+        else:
+            return fields
+        fields = {}
     own: dict[str, object] = {}  # b's fields when a judged first, and the other way round
     later = {key: item for key, item in second.items() if key not in used}
     for key, item in first.items():
+        if key in used:
+            continue
         # Judgements split from one row share its values: the same value is held alike.
         if key in later and (item is later[key] or json_equal(item, later[key])):
             fields[key] = item
@@ -215,8 +226,9 @@ def paired_judgements(
     a_name, b_name = ledger.a_name, ledger.b_name
     used = {ledger.id.parts[0], ledger.grader.parts[0], ledger.label.parts[0], *ROW_KEYS}
     plain = ledger.labels is None
-    # ID -> [line of its first judgement, ID, a's label, b's label, fields, judged (bits),
-    #        whether it holds the first label outside the vocabulary]
+    # ID -> [line of its first judgement, ID, a's label, b's label, the first judgement
+    #        (its fields once both are read), judged (bits), whether it holds the first
+    #        label outside the vocabulary, whether both judgements' fields are merged]
     held: OrderedDict[str, list[object]] = OrderedDict()
     done: set[str] = set()
     ignored = notes.ignored
@@ -227,14 +239,19 @@ def paired_judgements(
 
     def row_of(entry: list[object]) -> dict[str, object]:
         nonlocal handed
-        first_line, case_id, a, b, fields, _, outside = entry
+        first_line, case_id, a, b, read, _, outside, merged = entry
         at_line(first_line)  # type: ignore[arg-type]
         row: dict[str, object] = {"id": case_id}
         if a is not ABSENT:
             row["a"] = a
         if b is not ABSENT:
             row["b"] = b
-        row.update(cast(dict[str, object], fields))
+        if merged:
+            row.update(cast(dict[str, object], read))
+        else:  # judged once: the fields are that judgement's
+            for key, item in cast(dict[str, object], read).items():
+                if key not in used:
+                    row[key] = item
         done.add(case_id)  # type: ignore[arg-type]
         if outside:
             notes.handed_over(handed)
@@ -296,15 +313,15 @@ def paired_judgements(
             outside = word_for_a_boolean(notes, where, name, case_id, value, None)
         entry = held.get(case_id) if type(case_id) is str else None
         if entry is None and type(case_id) is str and case_id not in done:
-            fields = {key: item for key, item in judgement.items() if key not in used}
             entry = [
                 line(),
                 case_id,
                 ABSENT,
                 ABSENT,
-                fields,
+                judgement,
                 3 if case_id in lone else bit,
                 outside,
+                False,
             ]
             entry[side] = value
             held[case_id] = entry
@@ -331,6 +348,7 @@ def paired_judgements(
             entry[4] = _fields_of_both(
                 cast(dict[str, object], entry[4]), first_side, judgement, name, used
             )
+            entry[7] = True
             if len(held) == 1:  # the case's two judgements adjacent: nothing else waits
                 held.clear()
                 yield row_of(entry)

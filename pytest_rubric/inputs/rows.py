@@ -28,6 +28,7 @@ from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
+from pytest_rubric.inputs.judgementblocks import judgement_blocks
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
@@ -89,6 +90,18 @@ def _at_line(file: InputFile, cursor: Cursor) -> Callable[[], str]:
     return lambda: f"{file.display}:{cursor.position}" if cursor.position else file.display
 
 
+def _jsonl_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+    if file.ledger is not None and file.ledger.per_judgement:
+        return judgement_blocks(_jsonl(file, "", Cursor()), file.ledger, findings)
+    return text_label_blocks(file, findings)
+
+
+def _document_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+    if file.ledger is not None and file.ledger.per_judgement:
+        return judgement_blocks(_document(file, "", Cursor()), file.ledger, findings)
+    return iter((None,))
+
+
 def _parquet(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     from pytest_rubric.inputs.parquet import parquet_rows  # pyarrow, when asked
 
@@ -127,9 +140,10 @@ ROW_SOURCES: dict[str, RowSource] = {
 }
 #: The block source of each format that has one.
 BLOCK_SOURCES: dict[str, BlockSource] = {
-    ".jsonl": text_label_blocks,
+    ".jsonl": _jsonl_blocks,
     ".csv": text_label_blocks,
     ".parquet": _parquet_blocks,
+    ".json": _document_blocks,
 }
 
 
