@@ -509,3 +509,51 @@ cases:
             "  c.rubric.yaml::known-wrong [[]xfailed]: the rubric change is under review",
         ]
     )
+
+
+@given(
+    value=st.dictionaries(st.text(alphabet="kés\ud800", max_size=3), _checked_values, max_size=4),
+    skipped=st.booleans(),
+)
+def test_a_sealed_record_takes_the_packed_input_as_encoding_its_copy_writes_it(
+    value: dict[str, Any], skipped: bool
+) -> None:
+    """A full record's ``input`` set apart as the case's packed text is sealed into the
+    text the report writes exactly as the record with the input's plain copy encodes;
+    an input that packs as no text stays in the record."""
+    from pytest_rubric.casefiles.cases import Case, Place
+    from pytest_rubric.core.packed import pack, plain_copy
+    from pytest_rubric.reports.caserecords import case_record, input_set_apart
+    from pytest_rubric.reports.sealing import encode_record, sealed
+
+    case = Case(name="a", index=0, place=Place(line=3, col=5), packed_input=pack(value))
+    ended: Any = ("skipped", "a reason") if skipped else None
+    apart = case_record(
+        None,
+        case=case,
+        nodeid="c::a",
+        file="c.rubric.yaml",
+        input_file="",
+        evaluator="x",
+        full=True,
+        ended=ended,
+        input_apart=True,
+    )
+    whole = case_record(
+        None,
+        case=case,
+        nodeid="c::a",
+        file="c.rubric.yaml",
+        input_file="",
+        evaluator="x",
+        full=True,
+        ended=ended,
+    )
+    assert whole["input"] == plain_copy(case.packed_input)
+    if type(case.packed_input) is str:
+        assert input_set_apart(apart)
+        assert sealed(apart, case.packed_input) == sealed(whole)
+    else:
+        assert not input_set_apart(apart)
+        assert apart == whole
+    assert sealed(whole)["sealed"] == encode_record(whole)

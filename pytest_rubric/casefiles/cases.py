@@ -44,7 +44,7 @@ class Case:
     those messages. A case gives its input inline (``input``) or as a file
     (``input_file``).
 
-    ``input`` and ``expected`` are kept packed as compact JSON text
+    ``input`` and ``expected`` are kept packed as JSON text
     (:mod:`pytest_rubric.core.packed`); each read of them decodes a fresh copy.
     """
 

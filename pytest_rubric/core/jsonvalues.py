@@ -288,9 +288,10 @@ def _clean_copy(value: Any, depth: int) -> Any:
     if kind is dict:
         copy = {}
         for key, item in value.items():
-            if type(key) is not str or not _is_clean_text(key):
+            if type(key) is not str or not (key.isascii() or _is_clean_text(key)):
                 raise NotClean
-            copy[key] = _clean_copy(item, depth - 1)
+            simple = type(item) is bool or (type(item) is str and item.isascii())
+            copy[key] = item if simple else _clean_copy(item, depth - 1)
         return copy
     if kind is list:
         # A list of text (disagreement IDs), checked in C: every item a str, and together
@@ -319,11 +320,6 @@ def _is_clean_text(text: str) -> bool:
 
 #: Compact JSON text of a value :func:`plain` gave back.
 compact: Encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-#: The same, refusing NaN and infinities (``ValueError``) rather than writing what JSON
-#: cannot hold; an integer longer than ``str`` prints is refused as well.
-compact_finite: Encode = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), allow_nan=False
-).encode
 
 
 def _problem(value: object, where: str, depth: int, open_ids: set[int], root: str) -> str | None:

@@ -1,8 +1,9 @@
-"""Mappings packed as compact JSON text: how a case keeps its ``input`` and ``expected``.
+"""Mappings packed as JSON text: how a case keeps its ``input`` and ``expected``.
 
 A fifth of the memory of the mappings, and no containers for the garbage collector to
 walk; each read decodes a fresh copy, which its reader may change freely. The loader
-packs, the runner and the records read.
+packs, the runner and the records read. The text is spaced as a report writes JSON
+(json's default separators), so that a report can take a case's ``input`` as it is.
 """
 
 from __future__ import annotations
@@ -11,18 +12,23 @@ import json
 from collections.abc import Mapping
 from typing import cast
 
-from pytest_rubric.core.jsonvalues import JSON, compact_finite, copied, is_encodable, plain
+from pytest_rubric.core.jsonvalues import JSON, copied, is_encodable, plain
 
-#: A mapping as a case keeps it: its compact JSON text, or the mapping itself
+#: JSON text as a report writes it (:data:`pytest_rubric.reports.sealing.encode_record`),
+#: refusing NaN and infinities (``ValueError``) rather than writing what JSON cannot hold;
+#: an integer longer than ``str`` prints is refused as well.
+as_reports_write = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+#: A mapping as a case keeps it: its JSON text, or the mapping itself
 #: when that text would not serve (an integer longer than ``str`` prints, a lone surrogate).
 Packed = str | dict[str, JSON]
 
 
 def pack(value: Mapping[str, JSON]) -> Packed:
-    """``value`` (a mapping of JSON values, as a case file gives them) as compact JSON text,
+    """``value`` (a mapping of JSON values, as a case file gives them) as JSON text,
     which :func:`unpack` reads back to an equal mapping of the same types."""
     try:
-        text = compact_finite(value)
+        text = as_reports_write(value)
     except (ValueError, TypeError, RecursionError):
         return copied(dict(value))
     # Kept as text only when UTF-8 can encode it, so that what it reads back is always

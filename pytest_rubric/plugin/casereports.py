@@ -107,7 +107,7 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
         return
     record["duration"] = round(report.duration, 6)
     if run.full:  # kept as the report will write it
-        payload["record"] = sealed(record)
+        payload["record"] = sealed(record, payload.pop("input", None))
     if not cases:
         from pytest_rubric.plugin.quiet import work_around_quiet_phases
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from _pytest._code.code import TerminalRepr
@@ -41,7 +41,7 @@ from pytest_rubric.plugin.state import (
     review_limit,
     update_reads_of,
 )
-from pytest_rubric.reports.caserecords import case_record
+from pytest_rubric.reports.caserecords import case_record, input_set_apart
 from pytest_rubric.running.outcome import MATCHED
 from pytest_rubric.running.runner import run_case
 
@@ -214,6 +214,7 @@ class RubricItem(pytest.Item):
             update=None
             if write is None or run is None
             else {"before": run.before, "after": write["after"]},
+            input_apart=True,
         )
         payload: Payload = {
             "record": record,
@@ -221,6 +222,8 @@ class RubricItem(pytest.Item):
             if outcome is not None and outcome.evaluated
             else None,
         }
+        if input_set_apart(record):
+            payload["input"] = cast(str, case.packed_input)
         if run is not None:
             if run.unwritten:
                 payload["unwritten"] = True

@@ -44,6 +44,9 @@ class Payload(_PayloadKeys, total=False):
     unwritten: bool
     #: Its answer, a refusal, was held back from being written.
     held: HeldRecord
+    #: The case's ``input`` as its packed text, left out of a full record, which the
+    #: record's sealing sets in as it is.
+    input: str
 
 
 def ended_by(

@@ -35,10 +35,15 @@ def case_record(
     full: bool,
     ended: Ended | None = None,
     update: UpdateRecord | None = None,
+    input_apart: bool = False,
 ) -> CaseRecord:
     """The record of ``case`` (node ID ``nodeid``; ``file`` and ``input_file`` relative to
     rootdir, ``""`` for none): of its ``outcome`` when it ran, else a case error until
-    ``ended`` says otherwise; with the ``update`` it writes when it matched."""
+    ``ended`` says otherwise; with the ``update`` it writes when it matched.
+
+    ``input_apart``: a full record whose ``input`` is the case's packed text leaves it out
+    (:func:`input_set_apart` says so), for :func:`~pytest_rubric.reports.sealing.sealed`
+    to set that text in as it is."""
     if outcome is not None:
         case = outcome.case  # as it ran: with the expected answer it was compared with
     record = base_record(
@@ -55,7 +60,7 @@ def case_record(
             record["inputFile"] = input_file
         elif outcome is not None and case.problems:  # its file's problems kept it from running
             record["input"] = {}
-        else:
+        elif not (input_apart and type(case.packed_input) is str):
             record["input"] = plain_copy(case.packed_input)
         if outcome is None:
             record["expected"] = plain_copy(case.packed_expected)
@@ -69,6 +74,12 @@ def case_record(
     if update is not None and outcome is not None and record["outcome"] == MATCHED:
         record["update"] = {"before": update["before"], "after": plain(update["after"])}
     return record
+
+
+def input_set_apart(record: CaseRecord) -> bool:
+    """Whether :func:`case_record` left a full record's ``input`` apart (``record`` has
+    ``expected``: it is full)."""
+    return "expected" in record and "input" not in record and "inputFile" not in record
 
 
 def _ran(record: CaseRecord, outcome: CaseOutcome) -> None:

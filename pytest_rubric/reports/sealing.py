@@ -25,13 +25,23 @@ encode_record: Callable[[object], str] = json.JSONEncoder(ensure_ascii=False).en
 _HEAD = ("nodeid", "case", "file", "line", "index", "evaluator", "outcome")
 
 
-def sealed(record: CaseRecord) -> SealedRecord:
+def sealed(record: CaseRecord, input_text: str | None = None) -> SealedRecord:
     """``record`` as the run keeps it until the report is written: its head, and the whole
     record as the text the report writes. The text is a snapshot nothing the evaluator
     does later can change, and the values it holds cost the garbage collector nothing
-    from then on."""
+    from then on.
+
+    ``input_text``: the case's ``input`` as its packed JSON text (spaced as the report
+    writes JSON), for a record made without its ``input``; the text takes it where the
+    key goes, after the head, exactly as encoding the record with it would write it."""
     head = cast(SealedRecord, {key: record[key] for key in _HEAD})  # type: ignore[literal-required]
-    head["sealed"] = encode_record(record)
+    if input_text is None:
+        head["sealed"] = encode_record(record)
+        return head
+    start = encode_record(head)[:-1]
+    rest = {key: value for key, value in record.items() if key not in head}
+    after = f", {encode_record(rest)[1:]}" if rest else "}"
+    head["sealed"] = f'{start}, "input": {input_text}{after}'
     return head
 
 

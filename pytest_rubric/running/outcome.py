@@ -64,7 +64,7 @@ class CaseOutcome:
     #: keeps them (text UTF-8 can encode, integers ``str`` prints): a record takes them
     #: as they are.
     clean: bool = False
-    #: ``actual``'s compact JSON text is the case's ``expected`` as packed: the same value.
+    #: ``actual``'s packed JSON text is the case's ``expected`` as packed: the same value.
     as_written: bool = False
     #: For a mismatch: keys of ``expected`` that look misspelt, each with the one meant.
     hints: tuple[str, ...] = ()

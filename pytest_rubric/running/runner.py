@@ -154,7 +154,7 @@ def _may_be_written(case: Case, answer: dict[str, JSON]) -> bool:
 
 def _matches(case: Case, answer: JSON) -> bool:
     """Whether ``answer`` (plain JSON) equals the case's ``expected`` strictly, when its
-    compact JSON text is not the expected answer's as packed (the same text is the same
+    packed JSON text is not the expected answer's as packed (the same text is the same
     value: ``true`` and ``1``, ``1`` and ``1.0`` are written differently).
 
     Python's ``==`` refuses at once what differs anyway: it takes ``true`` for ``1``,
