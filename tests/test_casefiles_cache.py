@@ -20,9 +20,9 @@ from pytest_rubric.casefiles import cache, loader
 from pytest_rubric.casefiles.cache import dumps, loads, stamp
 from pytest_rubric.casefiles.casecodec import CASE, CASE_FILE, MARKS, PLACE, Record
 from pytest_rubric.casefiles.cases import CaseFile
-from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.inputs.inputpaths import InputFiles
 
 EXAMPLES = Path(__file__).parent.parent / "example_project" / "rubrics"
 MATCH = (

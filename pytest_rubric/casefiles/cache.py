@@ -27,12 +27,12 @@ import yaml
 
 from pytest_rubric.casefiles import casecodec, loader, yamlstrict
 from pytest_rubric.casefiles.cases import CaseFile
-from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.core import jsonvalues
 from pytest_rubric.core.files import new_file_beside
+from pytest_rubric.inputs.inputpaths import InputFiles
 
 #: Changed whenever what an entry holds changes shape.
-FORMAT = 6
+FORMAT = 7
 #: The rooms whose code decides what a case file loads as: an entry is kept only while
 #: each of their modules is byte for byte what it was (an edited checkout never reuses one).
 _SHAPERS = ("casefiles", "core", "inputs")

@@ -21,11 +21,12 @@ from operator import attrgetter
 from typing import Any
 
 from pytest_rubric.casefiles.cases import Case, CaseFile, Place
-from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.packed import pack
 from pytest_rubric.inputs import ledgerspec
+from pytest_rubric.inputs.datasetspec import dataset_from_json
+from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
 #: A column reader: the values of one field (a list), given how input files resolve,
@@ -198,13 +199,18 @@ def _load_rubric(value: Any, files: InputFiles) -> dict[str, Any]:
 
 
 def _dump_input_file(value: InputFile) -> list[Any]:
-    return [value.text, None if value.ledger is None else value.ledger.to_json()]
+    ledger, dataset = value.ledger, value.dataset
+    return [value.text, None if ledger is None else ledger.to_json()] + (
+        [] if dataset is None else [dataset.to_json()]
+    )
 
 
 def _load_input_file(value: Any, files: InputFiles) -> InputFile:
-    if type(value) is not list or len(value) != 2:
-        raise TypeError("a list of 2 expected")
+    if type(value) is not list or len(value) not in (2, 3):
+        raise TypeError("a list of 2 or 3 expected")
     input_file = _resolved(TEXT.load([value[0]], files)[0], files)
+    if len(value) == 3:  # a dataset's file: no ledger
+        return replace(input_file, dataset=dataset_from_json(value[2]))
     if value[1] is None:
         return input_file
     ledger = ledgerspec.from_json(value[1])
@@ -256,6 +262,7 @@ MARKS = Record(
     {"skip": _maybe(TEXT), "xfail": _maybe(XFAIL.codec()), "names": _many(_pair(TEXT, POSITION))},
 )
 _SOME_MARKS = _maybe(MARKS.codec(), none=NO_MARKS)
+_INPUT_FILE = Codec(_each(_load_input_file), _dump_input_file)
 CASE = Record(
     Case,
     {
@@ -264,10 +271,12 @@ CASE = Record(
         "place": PLACE.codec(),
         "packed_input": Codec(TEXT.load, _dump_packed),
         "packed_expected": Codec(TEXT.load, _dump_packed),
-        "input_file": _maybe(Codec(_each(_load_input_file), _dump_input_file)),
+        "input_file": _maybe(_INPUT_FILE),
         "marks": _SOME_MARKS,
+        "subset": BOOL,
+        "dataset": _maybe(_INPUT_FILE),
     },
-    kept={"problems": (), "missing_expected": None},
+    kept={"problems": (), "missing_expected": None, "row": None},
 )
 #: A case file but its ``display`` and ``digest``, which the cache knows otherwise.
 CASE_FILE = Record(

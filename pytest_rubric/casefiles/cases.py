@@ -34,6 +34,15 @@ class Place:
     row_lines: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class RowOf:
+    """Where a case made from a dataset's row comes from: the dataset case's ID, and the
+    row's place (``logs/decisions.jsonl:31``, ``log.parquet#row 4``)."""
+
+    dataset: str
+    place: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Case:
     """One case of a case file.
@@ -42,7 +51,8 @@ class Case:
     :func:`pytest_rubric.casefiles.validate.fallback_names`); ``index`` its place in
     the file's list. When ``problems`` is not empty the case cannot be evaluated and its item fails with
     those messages. A case gives its input inline (``input``) or as a file
-    (``input_file``).
+    (``input_file``); a dataset case (``dataset``) gives a file of rows, each of which is
+    collected as a case of its own (``row`` says whose and where).
 
     ``input`` and ``expected`` are kept packed as JSON text
     (:mod:`pytest_rubric.core.packed`); each read of them decodes a fresh copy.
@@ -61,6 +71,12 @@ class Case:
     #: The problem "the case has no 'expected'" (also in ``problems``) when the case has
     #: none: ``--rubric-update=new`` fills it when it is the case's only problem.
     missing_expected: CaseFileError | None = None
+    #: ``expected`` holds only some keys of the answer (``expected_subset``).
+    subset: bool = False
+    #: ``dataset:``: the file of rows, with its block (``InputFile.dataset``).
+    dataset: InputFile | None = None
+    #: A case made from a dataset's row: whose, and where.
+    row: RowOf | None = None
 
     @property
     def line(self) -> int:

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rubric.casefiles.cases import CaseFile
-from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.casefiles.validate import Validator
 from pytest_rubric.casefiles.yamlstrict import PARSER, StrictYAMLError
 from pytest_rubric.casefiles.yamlstrict import decode as decode_text
 from pytest_rubric.casefiles.yamlstrict import load as load_yaml
 from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.inputs.inputpaths import InputFiles
 
 
 def load_case_file(

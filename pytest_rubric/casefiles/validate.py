@@ -8,13 +8,12 @@ the other cases still run.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_rubric.casefiles.cases import Case, CaseFile, Place
-from pytest_rubric.casefiles.inputpaths import InputFiles
 from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import Marks, read_marks
 from pytest_rubric.casefiles.yamlstrict import Document, Position, Problem, Spans
@@ -22,27 +21,16 @@ from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.packed import pack
+from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
+from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
-CASE_KEYS = ("id", "note", "input", "input_file", "ledger", "expected", *MARK_KEYS)
+CASE_KEYS: tuple[str, ...] = ("id", "note", "input", "input_file", "ledger", "dataset")
+CASE_KEYS += ("expected", "expected_subset", *MARK_KEYS)
 #: Characters that would break a pytest node ID or a terminal line.
-_FORBIDDEN_ID_PARTS = (
-    "::",
-    "[",
-    "]",
-    "\n",
-    "\r",
-    "\v",
-    "\f",
-    "\x1c",
-    "\x1d",
-    "\x1e",
-    "\x85",
-    "\u2028",
-    "\u2029",
-)
+_FORBIDDEN_ID_PARTS = ("::", "[", "]", *"\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 class Validator:
@@ -56,6 +44,10 @@ class Validator:
 
     def error(self, pos: Position, message: str) -> CaseFileError:
         return CaseFileError(self.path, pos[0], pos[1], message)
+
+    def _report(self, problems: list[CaseFileError]) -> Callable[[Position, str], None]:
+        """A report of problems (at a place, in words) into ``problems``."""
+        return lambda at, message: problems.append(self.error(at, message))
 
     def case_file(self) -> CaseFile:
         document = self.document
@@ -205,7 +197,9 @@ class Validator:
             readable = index not in yaml_problems
             if readable:
                 problems.extend(self._case_keys(raw, at))
-                if "expected" not in raw:
+                if "dataset" in raw or "expected_subset" in raw:
+                    pass  # no answer to fill: the case's keys say what is wrong, if anything
+                elif "expected" not in raw:
                     missing_expected = self.error(
                         at,
                         "the case has no 'expected'; add 'expected:' with the exact expected "
@@ -240,6 +234,16 @@ class Validator:
                     input_file = self._joined(ledger, problems)
                 elif input_file is not None and ledger is not None:
                     input_file = replace(input_file, ledger=ledger)
+            dataset = None
+            if readable and "dataset" in raw:
+                report = self._report(problems)
+                spans = self.spans
+                dataset = read_dataset_case(
+                    raw, spans.keys, spans.items, self.files.resolve, report
+                )
+            subset = "expected_subset" in raw
+            if subset:
+                expected = raw.get("expected_subset")
             out.append(
                 Case(
                     name=name,
@@ -257,6 +261,8 @@ class Validator:
                     marks=marks,
                     problems=tuple(problems),
                     missing_expected=missing_expected,
+                    subset=subset,
+                    dataset=dataset,
                 )
             )
         return fallback_names(out)
@@ -393,15 +399,19 @@ class Validator:
                         "write e.g. 'input_file: ledgers/week-47.jsonl'",
                     )
                 )
+        dataset_keys(case, keys, self._report(problems))
         for key, what in (
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),
+            ("expected_subset", "the keys the answer must hold, each with its exact value"),
         ):
-            if key == "input" and ("input_file" in case or "ledger" in case):
+            if key == "input" and ("input_file" in case or "ledger" in case or "dataset" in case):
                 continue  # a ledger with no input_file joins its own: its own problem if not
-            if key == "expected" and case.get(key) is None:
+            if key == "expected" and (case.get(key) is None or "expected_subset" in case):
                 continue  # its own problem, which --rubric-update=new can fix (see _cases)
             if key not in case:
+                if key == "expected_subset":
+                    continue
                 problems.append(
                     self.error(
                         at, f"the case has no '{key}'; add '{key}:' with {what} as a mapping"

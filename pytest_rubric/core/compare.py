@@ -37,14 +37,28 @@ _NUMBERS = (int, float)
 
 
 def differences(
-    expected: object, actual: object, path: str = ""
+    expected: object, actual: object, path: str = "", *, subset: bool = False
 ) -> list[tuple[str, object, object]]:
     """Where ``actual`` differs from ``expected``: ``(key path, expected, actual)``.
 
     Mappings are compared key by key (nested mappings give dotted paths such as
     ``matrix.aOnly``); anything else that differs is one entry. A key present on
-    one side only is reported with :data:`MISSING` on the other.
+    one side only is reported with :data:`MISSING` on the other. With ``subset``
+    (``expected_subset``), only the keys ``expected`` names are compared, each whole.
     """
+    if subset:
+        if not isinstance(actual, dict):
+            return [("(answer)", expected, actual)]
+        named = expected if isinstance(expected, dict) else {}
+        return [
+            found
+            for key, value in named.items()
+            for found in (
+                differences(value, actual[key], str(key))
+                if key in actual
+                else [(str(key), value, MISSING)]
+            )
+        ]
     if isinstance(expected, dict) and isinstance(actual, dict):
         found: list[tuple[str, object, object]] = []
         for key, value in expected.items():

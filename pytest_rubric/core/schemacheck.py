@@ -48,6 +48,17 @@ def answer_problems(expected: JSON, schema: Mapping[str, JSON], whose: str) -> l
     return _check(expected, dict(schema), "expected", whose)
 
 
+def subset_schema(schema: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The schema of an ``expected_subset`` for answers ``schema`` allows: some keys of one
+    answer's shape, each value whole as that shape has it (the top ``required`` dropped;
+    ``oneOf`` read as ``anyOf``, as a few keys may fit several shapes)."""
+    out = {key: value for key, value in schema.items() if key not in ("required", "oneOf")}
+    branches = schema.get("oneOf", schema.get("anyOf"))
+    if isinstance(branches, list):
+        out["anyOf"] = [subset_schema(b) if isinstance(b, dict) else b for b in branches]
+    return out
+
+
 def _check(value: JSON, schema: JSON, path: str, whose: str) -> list[str]:
     if not isinstance(schema, dict):
         return [] if schema is not False else [f"{path} is not allowed here"]

@@ -47,6 +47,11 @@ def ci_variable(environ: Mapping[str, str]) -> str | None:
     return None
 
 
+#: Why an answer that differs is not written (:attr:`CaseRun.kept`).
+DATASET_ROW = "a dataset's row"
+SUBSET = "expected_subset"
+
+
 def fillable(case: Case, mode: str | None) -> bool:
     """Whether ``case`` has no ``expected`` as its only problem, and the run fills it."""
     return (
@@ -107,6 +112,9 @@ class CaseRun:
     before: JSON = None
     #: Its answer, a refusal, held back from being written.
     held: Held | None = None
+    #: Its answer was to be written but is not, because of what the case is (a dataset's
+    #: row, an ``expected_subset``): a note, not a failure.
+    kept: str | None = None
     #: Its answer was to be written but cannot be: the case is a case error saying why.
     unwritten: bool = False
 
@@ -126,7 +134,9 @@ def decide(
     """The outcome to report, and the answer ``case`` asks to write, if any.
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
-    to an answer writes: never one with a problem, an evaluator failure or an xfail mark.
+    to an answer writes: never one with a problem, an evaluator failure or an xfail mark,
+    and never a dataset's row or a case with ``expected_subset`` (its answer is
+    :attr:`CaseRun.kept`: it mismatches, as in a plain run, and the run says why).
     An answer that is a refusal (:func:`refusal_of`) is held back unless ``refusals``:
     the case fails as it fails in a plain run (without an ``expected``, as a case error
     saying what was held).
@@ -145,6 +155,10 @@ def decide(
         filled or (mode == "all" and result.outcome == MISMATCHED)
     ):
         return CaseRun(result)
+    if case.row is not None:  # its expected answer is the case's or the row's, never written
+        return CaseRun(result, kept=DATASET_ROW)
+    if case.subset:
+        return CaseRun(result, kept=SUBSET)
     held = None if refusals else refusal_of(result)
     if held is not None:
         if not filled:

@@ -18,6 +18,7 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.inputs import textfiles
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.datasetspec import Dataset
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.misfits import header_problem
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS, too_long
@@ -29,7 +30,7 @@ _CSV_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
 
 
 def csv_rows(
-    stream: TextIO, display: str, cursor: Cursor, ledger: Ledger | None, case_file: str
+    stream: TextIO, display: str, cursor: Cursor, ledger: Ledger | Dataset | None, case_file: str
 ) -> Iterator[JSON]:
     """The rows of ``stream``, each a mapping of its header's names to its cells,
     ``cursor.position`` set to the line each ends on."""
@@ -39,7 +40,9 @@ def csv_rows(
 class _CsvReading:
     """One pass over a CSV file: what it is told, and the cursor it moves."""
 
-    def __init__(self, display: str, cursor: Cursor, ledger: Ledger | None, case_file: str) -> None:
+    def __init__(
+        self, display: str, cursor: Cursor, ledger: Ledger | Dataset | None, case_file: str
+    ) -> None:
         self.display = display
         self.cursor = cursor
         self.ledger = ledger
@@ -109,7 +112,9 @@ class _CsvReading:
         for key, path in mapped:
             assert path is not None
             if path.column not in header:
-                raise header_problem(self.case_file, key, path, header, self.display, "header")
+                raise header_problem(
+                    self.case_file, key, path, header, self.display, "header", ledger.block
+                )
         labels = (
             []
             if ledger.labels is not None

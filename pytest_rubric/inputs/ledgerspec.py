@@ -103,6 +103,9 @@ class Ledger:
     #: ``a.id`` and ``a.label``, its ``a`` and ``b`` being the side's label); else empty.
     side: str = ""
 
+    #: How messages name the block a key path is written in.
+    block = "ledger"
+
     def named(self) -> list[tuple[str, KeyPath | None]]:
         """The key paths a file's header or schema is checked against, each with the key
         messages name it by."""

@@ -20,8 +20,9 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.datasetspec import Dataset
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import LedgerError, dotted_name, header_problem
+from pytest_rubric.inputs.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -31,7 +32,7 @@ class _Export:
 
     path: Path
     display: str
-    ledger: Ledger | None
+    ledger: Ledger | Dataset | None
     case_file: str
 
 
@@ -76,23 +77,25 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
         assert path is not None
         top = path.parts[0]
         if len(path.parts) > 1 and top not in schema_names and path.column in schema_names:
-            raise LedgerError(
-                dotted_name(reader.case_file, key, path, f"{reader.display}'s schema")
-            )
+            holder = f"{reader.display}'s schema holds"
+            words = dotted_words(key, path, holder, ledger.block)
+            raise misfit(reader.case_file, path.at, words)
         twice = _named_twice(schema, path.parts)
         if twice is not None:
             depth, count = twice
             inside = "" if depth == 1 else f" in the struct {'.'.join(path.parts[: depth - 1])!r}"
-            raise LedgerError(
-                f"{reader.case_file}:{path.at[0]}:{path.at[1]}: ledger '{key}' names "
+            raise misfit(
+                reader.case_file,
+                path.at,
+                f"{ledger.block} '{key}' names "
                 f"{escape_controls(repr(path.written))}, which is ambiguous: "
                 f"{reader.display}'s schema has {count} fields named "
                 f"{escape_controls(repr(path.parts[depth - 1]))}{escape_controls(inside)}, "
-                "and a key path cannot tell them apart"
+                "and a key path cannot tell them apart",
             )
         if top not in schema_names or not _leads_somewhere(schema.field(top).type, path.parts[1:]):
             raise header_problem(
-                reader.case_file, key, path, _paths(schema), reader.display, "schema"
+                reader.case_file, key, path, _paths(schema), reader.display, "schema", ledger.block
             )
         if top not in columns:
             columns.append(top)
@@ -177,7 +180,7 @@ def _open(reader: _Export) -> tuple[Any, list[str], Any, Any]:
 def parquet_rows(source: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     """Each row of the export as a mapping of its mapped top-level columns (nested
     structs as mappings), with ``cursor.position`` set to its row number."""
-    reader = _Export(source.path, source.display, source.ledger, case_file)
+    reader = _Export(source.path, source.display, source.description, case_file)
     file, columns, pyarrow, _ = _open(reader)
     number = 0
     try:

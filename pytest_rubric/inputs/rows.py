@@ -58,7 +58,7 @@ def _jsonl(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
 
 def _csv(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     def read(stream: TextIO) -> Iterator[JSON]:
-        return csv_rows(stream, file.display, cursor, file.ledger, case_file)
+        return csv_rows(stream, file.display, cursor, file.description, case_file)
 
     return text_rows(
         file.path, file.display, file.format.endswith(".gz"), read, _at_line(file, cursor)
@@ -66,7 +66,7 @@ def _csv(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
 
 
 def _document(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
-    records = None if file.ledger is None else file.ledger.selection.records
+    records = file.selection.records
 
     def read(stream: TextIO) -> Iterator[JSON]:
         return document_rows(stream, file.display, cursor, records, case_file)
@@ -80,7 +80,7 @@ def _document(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]
 def document_place(file: InputFile, number: int | str) -> str:
     """Row ``number`` (from 1) of a JSON document's list, after the file's name:
     ``#records[N]`` (N from 0), the list named as ``records:`` writes it."""
-    records = None if file.ledger is None else file.ledger.selection.records
+    records = file.selection.records
     index = number - 1 if isinstance(number, int) else number
     return f"#{'' if records is None else records.written}[{index}]"
 

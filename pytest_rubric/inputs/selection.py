@@ -28,7 +28,7 @@ from pytest_rubric.inputs.keypaths import (
     read_key_path,
 )
 from pytest_rubric.inputs.labels import Position, Report
-from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.inputs.misfits import LedgerError, misfit
 
 AS_TEXT = "as-text"
 #: The formats whose rows sit in one JSON document (``records:`` names where).
@@ -218,18 +218,21 @@ class Conditions:
                 return False
         return True
 
-    def none_kept(self, case_file: str, what: str, named: str = "") -> LedgerError:
+    def none_kept(
+        self, case_file: str, what: str, named: str = "", holder: str = "ledger"
+    ) -> LedgerError:
         """The case's problem when ``where`` kept none of the ``what`` (rows or judgements),
         at the ``where`` block's place (``named``: whose block, for a side of a join): the
-        counts, and the first left out. Never an empty ledger."""
+        counts, and the first left out. Never an empty ledger (``holder``: or dataset)."""
         total = sum(self.left_out.values())
         why = "; ".join(f"{reason}: {count}" for reason, count in self.left_out.items())
         first = "" if self.first is None else f"; the first: {self.first}"
-        line, col = self.paths[0].at
-        return LedgerError(
-            f"{case_file}:{line}:{col}: {named}'where' leaves out every one of the {total} "
-            f"{what} ({why}){first}, so the ledger would be empty; write the values as the "
-            "export holds them"
+        return misfit(
+            case_file,
+            self.paths[0].at,
+            f"{named}'where' leaves out every one of the {total} "
+            f"{what} ({why}){first}, so the {holder} would be empty; write the values as the "
+            "export holds them",
         )
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pytest_rubric.inputs.datasetspec import Dataset
 from pytest_rubric.inputs.joinspec import Side
 from pytest_rubric.inputs.ledgerspec import Ledger
+from pytest_rubric.inputs.selection import EVERY_ROW, Selection
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -17,7 +19,7 @@ class InputFile:
     as written (a key of :data:`~pytest_rubric.inputs.formats.INPUT_FORMATS`, not the
     suffix of what a symlink leads to) and, for an export, its ``ledger:`` description.
     A join's is side a's file with the join's ledger, and ``sides``: each side's file,
-    read by its side's ledger."""
+    read by its side's ledger. A dataset's (``dataset:``) has its block as ``dataset``."""
 
     text: str
     path: Path
@@ -25,6 +27,18 @@ class InputFile:
     format: str
     ledger: Ledger | None = None
     sides: tuple[InputFile, InputFile] | None = None
+    dataset: Dataset | None = None
+
+    @property
+    def description(self) -> Ledger | Dataset | None:
+        """What says how its rows are read: its ``ledger:`` or ``dataset:`` block."""
+        return self.ledger if self.ledger is not None else self.dataset
+
+    @property
+    def selection(self) -> Selection:
+        """Which rows it gives (``records``, ``where``, ``ids``)."""
+        described = self.description
+        return EVERY_ROW if described is None else described.selection
 
 
 def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:

@@ -96,7 +96,7 @@ def _place(problem: str) -> tuple[str, int, int]:
 
 def run_check(config: pytest.Config, session: pytest.Session) -> int:
     from pytest_rubric.core.jsonvalues import escape_controls
-    from pytest_rubric.core.schemacheck import answer_problems
+    from pytest_rubric.core.schemacheck import answer_problems, subset_schema
     from pytest_rubric.plugin.checkanswers import AnswerPlaces, placed
     from pytest_rubric.plugin.items import RubricItem
     from pytest_rubric.reports.schema import widened
@@ -126,6 +126,8 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
             if not isinstance(wide, dict):
                 continue
             schema = wide
+        if case.subset:  # the keys it names, each as an answer holds it
+            schema = subset_schema(schema)
         problems = answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers")
         if not problems:
             continue

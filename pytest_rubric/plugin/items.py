@@ -20,6 +20,7 @@ import pytest
 from _pytest._code.code import TerminalRepr
 
 from pytest_rubric.casefiles.cases import Case
+from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import CaseFileError, RegistrationError
 from pytest_rubric.core.evaluator import Evaluator
@@ -65,7 +66,7 @@ class RubricFile(pytest.File):
         source = registry.source(case_file.evaluator)
         file = root_path(self.config, self.path)  # one string, shared by the file's cases
         junit = bool(getattr(self.config.option, "xmlpath", None))
-        for case in case_file.cases:
+        for case in _each_case(case_file.cases, display):
             decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))
@@ -91,6 +92,15 @@ class RubricFile(pytest.File):
         if isinstance(excinfo.value, (CaseFileError, RegistrationError)):
             return escape_controls(str(excinfo.value), keep_newlines=True)
         return super().repr_failure(excinfo)
+
+
+def _each_case(cases: tuple[Case, ...], display: str) -> Iterator[Case]:
+    """The cases of a case file, a dataset case's rows each a case of its own."""
+    for case in cases:
+        if case.dataset is None:
+            yield case
+        else:
+            yield from dataset_cases(case, display)
 
 
 class RubricItem(pytest.Item):
@@ -227,6 +237,8 @@ class RubricItem(pytest.Item):
         if run is not None:
             if run.unwritten:
                 payload["unwritten"] = True
+            if run.kept is not None:
+                payload["kept"] = run.kept
             if run.held is not None:
                 payload["held"] = {
                     "case": case.name,

@@ -47,6 +47,8 @@ class Payload(_PayloadKeys, total=False):
     #: The case's ``input`` as its packed text, left out of a full record, which the
     #: record's sealing sets in as it is.
     input: str
+    #: Its answer differs but is not written, and why (a dataset's row, an expected_subset).
+    kept: str
 
 
 def ended_by(

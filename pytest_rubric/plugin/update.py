@@ -24,7 +24,7 @@ from pytest_rubric.editing.writes import CaseWrite
 from pytest_rubric.plugin.paths import display_path
 from pytest_rubric.plugin.payloads import Payload
 from pytest_rubric.reports.caserecords import stopped
-from pytest_rubric.reports.summary import plural
+from pytest_rubric.reports.summary import MAX_LINES, plural
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
 
 
@@ -58,6 +58,10 @@ class UpdateRun:
         self.unwritten = 0
         #: Cases whose answers, refusals, were held back (they failed).
         self.held: list[HeldRecord] = []
+        #: Cases whose answers differ but are never written: dataset rows by dataset
+        #: (file and case), and the cases with expected_subset (node IDs).
+        self.rows_kept: dict[tuple[str, str], int] = {}
+        self.subsets_kept: list[str] = []
         self.finished = False
 
     @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
@@ -78,6 +82,8 @@ class UpdateRun:
             self.unwritten += bool(payload.get("unwritten"))
             if "held" in payload:
                 self.held.append(payload["held"])
+            if "kept" in payload:
+                self._kept(payload)
             write = payload.pop("write", None)
             if write is not None and payload["record"]["outcome"] == MATCHED:
                 # One file reached through a symlink and directly is one file to write.
@@ -96,6 +102,15 @@ class UpdateRun:
                         CASE_ERROR,
                         f"its expected answer was not written: {result.refused}",
                     )
+
+    def _kept(self, payload: Payload) -> None:
+        record = payload["record"]
+        of = record.get("dataset")
+        if of is not None:
+            key = (record["file"], of["case"])
+            self.rows_kept[key] = self.rows_kept.get(key, 0) + 1
+        else:
+            self.subsets_kept.append(record["nodeid"])
 
     @pytest.hookimpl(trylast=True)  # after the rubric summary: the run ends with what was written
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
@@ -122,10 +137,33 @@ class UpdateRun:
                 f"{plural(count, 'expected answer')} written, {created} created, "
                 f"in {plural(len(written), 'file')}"
             )
-        elif not self.unwritten and not self.held and len(written) == len(self.files):
+        elif not (self.unwritten or self.held or self.rows_kept or self.subsets_kept) and len(
+            written
+        ) == len(self.files):
             terminalreporter.write_line("no expected answer needed writing")
         if self.held:
             self._held(terminalreporter)
+        for (where, case), count in sorted(self.rows_kept.items()):
+            terminalreporter.write_line(
+                escape_controls(
+                    f"{where}: dataset {case}: {plural(count, 'row')} not written: "
+                    "--rubric-update never writes into a dataset file; fix what the rows "
+                    "say, or what the case expects of them"
+                ),
+                yellow=True,
+            )
+        if self.subsets_kept:
+            names = ", ".join(sorted(self.subsets_kept)[:MAX_LINES])
+            more = len(self.subsets_kept) - MAX_LINES
+            terminalreporter.write_line(
+                escape_controls(
+                    f"{plural(len(self.subsets_kept), 'case')} with expected_subset not "
+                    f"written ({names}{f', and {more} more' if more > 0 else ''}): "
+                    "--rubric-update writes whole answers into 'expected'; edit the keys "
+                    "it pins by hand"
+                ),
+                yellow=True,
+            )
         if self.unwritten:
             terminalreporter.write_line(
                 f"{plural(self.unwritten, 'expected answer')} could not be written: "

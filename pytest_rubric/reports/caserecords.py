@@ -73,6 +73,13 @@ def case_record(
         _end(record, *ended)
     if update is not None and outcome is not None and record["outcome"] == MATCHED:
         record["update"] = {"before": update["before"], "after": plain(update["after"])}
+    if case.subset:
+        record["expectedSubset"] = True
+    if case.row is not None:
+        record["dataset"] = {
+            "case": text(case.row.dataset) or "",
+            "row": text(case.row.place) or "",
+        }
     return record
 
 

@@ -21,6 +21,14 @@ def shown(value: object) -> str:
     return repr(MISSING) if value is MISSING else show(value)
 
 
+def where(outcome: CaseOutcome) -> str:
+    """``path:line`` of the case in its case file; for a dataset's row, the row's place
+    after it: ``rubrics/judge.rubric.yaml:4 (logs/decisions.jsonl:31)``."""
+    row = outcome.case.row
+    at = f"{outcome.path}:{outcome.case.line}"
+    return at if row is None else f"{at} ({escape_controls(row.place)})"
+
+
 def case_name(outcome: CaseOutcome) -> str:
     return escape_controls(repr(outcome.case.name))
 
@@ -28,27 +36,30 @@ def case_name(outcome: CaseOutcome) -> str:
 def headline(outcome: CaseOutcome) -> str:
     """What went wrong in one line, without the place (pytest shows that beside it)."""
     if outcome.outcome == MISMATCHED:
-        keys = ", ".join(
-            escape_controls(key) for key, _, _ in differences(outcome.case.expected, outcome.actual)
-        )
+        keys = ", ".join(escape_controls(key) for key, _, _ in _differences(outcome))
         evaluator = escape_controls(outcome.evaluator)
         return f"{case_name(outcome)} ({evaluator}) differs from expected in {keys}"
     first = outcome.problems[0].partition("\n")[0] if outcome.problems else ""
     return f"{case_name(outcome)} cannot be evaluated: {first}".rstrip(": ")
 
 
+def _differences(outcome: CaseOutcome) -> list[tuple[str, object, object]]:
+    """Where the answer differs from the expected one (the keys named, for a subset)."""
+    return differences(outcome.case.expected, outcome.actual, subset=outcome.case.subset)
+
+
 def format_failure(outcome: CaseOutcome) -> str:
     """The whole text of a failing case, starting ``path:line: <headline>``."""
     if outcome.outcome == MISMATCHED:
         return format_mismatch(outcome)
-    lines = [f"{outcome.path}:{outcome.case.line}: {case_name(outcome)} cannot be evaluated"]
+    lines = [f"{where(outcome)}: {case_name(outcome)} cannot be evaluated"]
     lines.extend(f"  {problem}" for problem in outcome.problems)
     return "\n".join(lines)
 
 
 def format_mismatch(outcome: CaseOutcome) -> str:
-    diffs = differences(outcome.case.expected, outcome.actual)
-    lines = [f"{outcome.path}:{outcome.case.line}: {headline(outcome)}"]
+    diffs = _differences(outcome)
+    lines = [f"{where(outcome)}: {headline(outcome)}"]
     width = max((len(escape_controls(key)) for key, _, _ in diffs), default=0)
     for key, expected, actual in diffs:
         lines.append(f"  {escape_controls(key).ljust(width)}  expected {shown(expected)}")

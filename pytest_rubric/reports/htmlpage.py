@@ -98,7 +98,9 @@ def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
     and problems; a side that is missing is left out of its entry."""
     differing: list[dict[str, Any]] = []
     if "actual" in record:
-        for key, expected, actual in differences(record.get("expected"), record.get("actual")):
+        subset = record.get("expectedSubset") is True
+        found = differences(record.get("expected"), record.get("actual"), subset=subset)
+        for key, expected, actual in found:
             entry: dict[str, Any] = {"key": key}
             if expected is not MISSING:
                 entry["expected"] = expected

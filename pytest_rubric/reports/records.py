@@ -36,7 +36,8 @@ class RecordHead(TypedDict):
 
 class CaseRecord(RecordHead, total=False):
     """One case's record. The keys after ``outcome`` are written only when a
-    report is asked for (``full``), and ``duration`` by the run that gathers it."""
+    report is asked for (``full``), and ``duration`` by the run that gathers it; but
+    ``expectedSubset`` and ``dataset``, always."""
 
     input: JSON
     inputFile: str
@@ -49,6 +50,17 @@ class CaseRecord(RecordHead, total=False):
     duration: float
     update: UpdateRecord
     review: ReviewRecord
+    #: ``expected`` holds only the keys it names (``expected_subset``).
+    expectedSubset: bool
+    #: A case made from a dataset's row: the dataset case's ID, and the row's place.
+    dataset: DatasetRecord
+
+
+class DatasetRecord(TypedDict):
+    """Whose row a case is: the dataset case's ID, and where the row is (``file:line``)."""
+
+    case: str
+    row: str
 
 
 class UpdateRecord(TypedDict):

@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.schemacheck import subset_schema
 
 SCHEMA_FILE = "case-file.schema.json"
 
@@ -189,5 +190,7 @@ def _widen(value: Any) -> Any:
 
 
 def _expected(answer: Schema) -> dict[str, Any]:
-    """The ``cases`` constraint that holds each case's ``expected`` to ``answer``."""
-    return {"items": {"properties": {"expected": answer}}}
+    """The ``cases`` constraint that holds each case's ``expected`` to ``answer``, and
+    its ``expected_subset`` to some keys of it (:func:`subset_schema`)."""
+    subset: Schema = answer if isinstance(answer, bool) else subset_schema(answer)
+    return {"items": {"properties": {"expected": answer, "expected_subset": subset}}}

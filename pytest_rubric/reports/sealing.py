@@ -7,13 +7,18 @@ import json
 from collections.abc import Callable
 from typing import TypeAlias, cast
 
-from pytest_rubric.reports.records import CaseRecord, RecordHead
+from pytest_rubric.reports.records import CaseRecord, DatasetRecord, RecordHead
 
 
-class SealedRecord(RecordHead):
-    """A record's head, and the whole record as the report writes it (``sealed``)."""
-
+class _Sealed(RecordHead):
     sealed: str
+
+
+class SealedRecord(_Sealed, total=False):
+    """A record's head, and the whole record as the report writes it (``sealed``); for a
+    dataset's row, its ``dataset`` too (the summary counts rows by dataset)."""
+
+    dataset: DatasetRecord
 
 
 #: A record as a run keeps it: whole, or sealed (when a report or page reads them).
@@ -36,12 +41,15 @@ def sealed(record: CaseRecord, input_text: str | None = None) -> SealedRecord:
     key goes, after the head, exactly as encoding the record with it would write it."""
     head = cast(SealedRecord, {key: record[key] for key in _HEAD})  # type: ignore[literal-required]
     if input_text is None:
-        head["sealed"] = encode_record(record)
-        return head
-    start = encode_record(head)[:-1]
-    rest = {key: value for key, value in record.items() if key not in head}
-    after = f", {encode_record(rest)[1:]}" if rest else "}"
-    head["sealed"] = f'{start}, "input": {input_text}{after}'
+        text = encode_record(record)
+    else:
+        start = encode_record(head)[:-1]
+        rest = {key: value for key, value in record.items() if key not in head}
+        after = f", {encode_record(rest)[1:]}" if rest else "}"
+        text = f'{start}, "input": {input_text}{after}'
+    head["sealed"] = text
+    if "dataset" in record:
+        head["dataset"] = record["dataset"]
     return head
 
 

@@ -8,6 +8,7 @@ from typing import TypeAlias, TypedDict
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.reports.counts import counts, in_file_order
 from pytest_rubric.reports.sealing import KeptRecord, unsealed
+from pytest_rubric.running.outcome import OUTCOMES
 
 
 class SummaryLine(TypedDict):
@@ -69,6 +70,7 @@ def summary_lines(
         total = {key: sum(row[key] for row in table.values()) for key in next(iter(table.values()))}
         return [count_line("rubric", total)]
     lines = [count_line(name, row) for name, row in table.items()]
+    lines.extend(_dataset_lines(records))
     lines.extend(_parked_lines(records))
     lines.extend(_answer_lines(cases))
     if report_path is not None:
@@ -76,6 +78,26 @@ def summary_lines(
     else:
         lines.append(f"write the full report with: pytest --rubric-report={DEFAULT_REPORT}")
     return lines
+
+
+def _dataset_lines(records: Sequence[KeptRecord]) -> list[str]:
+    """Each dataset's rows counted by outcome, a line each, in file order."""
+    by_dataset: dict[tuple[str, str], dict[str, int]] = {}
+    for record in in_file_order(records):
+        of = record.get("dataset")
+        if of is not None:
+            row = by_dataset.setdefault((record["file"], of["case"]), dict.fromkeys(OUTCOMES, 0))
+            row[record["outcome"]] += 1
+    lines = []
+    for (file, case), row in by_dataset.items():
+        shown = ", ".join(plural(row[key], *words) for key, words in _ROW_WORDS if row[key])
+        total = plural(sum(row.values()), "row")
+        lines.append(escape_controls(f"  dataset {case} ({file}): {total}, {shown}"))
+    return lines
+
+
+#: Outcomes, each with its words for a count of rows, singular and plural.
+_ROW_WORDS = tuple(zip(OUTCOMES, COUNT_WORDS.values(), strict=True))
 
 
 def _parked_lines(records: Sequence[KeptRecord]) -> list[str]:

@@ -72,4 +72,5 @@ class CaseOutcome:
     def differing_keys(self) -> list[str]:
         if not self.evaluated or self.outcome == MATCHED:  # a match differs nowhere
             return []
-        return [key for key, _, _ in differences(self.case.expected, self.actual)]
+        found = differences(self.case.expected, self.actual, subset=self.case.subset)
+        return [key for key, _, _ in found]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from pytest_rubric.casefiles.cases import Case
-from pytest_rubric.core.compare import json_equal
+from pytest_rubric.core.compare import differences, json_equal
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.evaluator import Evaluator, Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import (
@@ -162,6 +162,8 @@ def _matches(case: Case, answer: JSON) -> bool:
     finds equal (keys in another order, ``2`` against ``2.0``, or ``true`` against
     ``1``) :func:`json_equal` decides."""
     expected = case.expected
+    if case.subset:  # expected_subset: the keys it names, each whole
+        return not differences(expected, answer, subset=True)
     try:
         if expected != answer:
             return False

@@ -19,9 +19,9 @@ class InputFiles:
         self.display_folder = os.path.dirname(display)
         self.root = root.resolve() if root is not None else None
 
-    def resolve(self, value: str) -> tuple[InputFile, str | None]:
+    def resolve(self, value: str, named: str = "input_file") -> tuple[InputFile, str | None]:
         """The input file ``value`` names (resolved, named for messages, its format), and
-        a problem with it (or ``None``)."""
+        a problem with it (or ``None``); ``named`` is how messages name the key."""
         input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
         if "\0" in value:
             # No file system path can hold a NUL; os functions raise ValueError on it.
@@ -30,7 +30,7 @@ class InputFiles:
                 Path(self.folder),
                 value.replace("\0", "\\0"),
                 input_format,
-                f"input_file {value!r} contains a NUL character, which no path can hold; remove it",
+                f"{named} {value!r} contains a NUL character, which no path can hold; remove it",
             )
         display = os.path.normpath(os.path.join(self.display_folder, value))
         if os.path.isabs(value) or PureWindowsPath(value).is_absolute():
@@ -39,7 +39,7 @@ class InputFiles:
                 Path(value),
                 value,
                 input_format,
-                (f"input_file {value!r} is an absolute path; write it relative to the case file"),
+                (f"{named} {value!r} is an absolute path; write it relative to the case file"),
             )
         try:
             # Python 3.13's resolve() no longer raises for a symlink loop: ask stat, which does.
@@ -58,7 +58,7 @@ class InputFiles:
                 self.folder / value,
                 display,
                 input_format,
-                f"input_file {value!r} cannot be followed: {why}; point it at a real file",
+                f"{named} {value!r} cannot be followed: {why}; point it at a real file",
             )
         if self.root is not None and not path.is_relative_to(self.root):
             return _file(
@@ -67,13 +67,13 @@ class InputFiles:
                 display,
                 input_format,
                 (
-                    f"input_file {value!r} leads outside the repository ({self.root}); "
+                    f"{named} {value!r} leads outside the repository ({self.root}); "
                     "keep ledgers inside it and write the path relative to the case file"
                 ),
             )
         if not input_format:
             return _file(
-                value, path, display, input_format, f"input_file {value!r} must end in {_FORMATS}"
+                value, path, display, input_format, f"{named} {value!r} must end in {_FORMATS}"
             )
         if other:
             return _file(
@@ -81,7 +81,7 @@ class InputFiles:
                 path,
                 display,
                 input_format,
-                f"input_file {value!r} is not a regular file ({display} is a directory, a FIFO "
+                f"{named} {value!r} is not a regular file ({display} is a directory, a FIFO "
                 "or a device); name the ledger file itself",
             )
         if not exists:
@@ -90,7 +90,7 @@ class InputFiles:
                 path,
                 display,
                 input_format,
-                f"input_file {value!r} does not exist ({display}); check the path",
+                f"{named} {value!r} does not exist ({display}); check the path",
             )
         return _file(value, path, display, input_format, None)
 

@@ -1,0 +1,61 @@
+"""A dataset case's rows as cases of their own, read anew at each collection (the case
+cache keeps the block, never the rows, so an edited file of rows is always read as it is).
+
+Each row's case is named ``<case id>[<row id>]``; a row whose ID cannot name it is
+named by its place (``<case id>[line 7]``) and fails with what is wrong. A block its
+file does not fit (a column the header lacks, a ``where`` that keeps no row, no row)
+is the dataset case's own problem; a file that cannot be read at all is the case
+file's (:class:`~pytest_rubric.core.errors.CaseFileError`, a collection error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from pytest_rubric.casefiles.cases import Case, RowOf
+from pytest_rubric.core.errors import CaseFileError, RubricInputError
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.packed import pack
+from pytest_rubric.inputs.datasets import dataset_rows
+from pytest_rubric.inputs.misfits import LedgerError
+
+
+def dataset_cases(case: Case, display: str) -> Iterator[Case]:
+    """The cases of ``case``'s dataset rows (``display`` names the case file), or ``case``
+    itself when it has problems (its item fails with them)."""
+    source = case.dataset
+    if source is None or case.problems:
+        yield case
+        return
+    taken: set[str] = set()
+    try:
+        for row in dataset_rows(source, display):
+            name = f"{case.name}[{row.case_id if row.case_id is not None else row.label}]"
+            while name in taken:  # a row ID written as another row's place
+                name = f"{name[:-1]}_]"
+            taken.add(name)
+            of = RowOf(case.name, row.place)
+            if row.problem is not None:
+                problem = CaseFileError(
+                    display, case.line, case.place.col, escape_controls(row.problem)
+                )
+                yield replace(case, name=name, dataset=None, row=of, problems=(problem,))
+                continue
+            assert row.input is not None
+            expected = case.packed_expected if row.expected is None else pack(row.expected)
+            yield replace(
+                case,
+                name=name,
+                dataset=None,
+                row=of,
+                packed_input=pack(row.input),
+                packed_expected=expected,
+            )
+    except LedgerError as exc:
+        at = exc.at or (case.line, case.place.col)
+        yield replace(case, problems=(CaseFileError(display, at[0], at[1], exc.words),))
+    except RubricInputError as exc:
+        raise CaseFileError(
+            display, case.line, case.place.col, f"dataset of case {case.name!r}: {exc}"
+        ) from None
