@@ -310,3 +310,57 @@ def test_without_graders_the_matrix_reads_a_and_b(browser: Any, tmp_path: Path) 
     matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")
     heads = [cell.text for cell in matrix.find_elements(By.TAG_NAME, "th")]
     assert heads == ["", "b true", "b false", "a true", "a false"]
+
+
+def _dataset_row(row_id: str, line: int, outcome: str, **record: Any) -> dict[str, Any]:
+    return {
+        "nodeid": f"judge.rubric.yaml::judge-2024-12[{row_id}]",
+        "case": f"judge-2024-12[{row_id}]",
+        "file": "judge.rubric.yaml",
+        "line": 4,
+        "index": 0,
+        "evaluator": "reason",
+        "outcome": outcome,
+        "expectedSubset": True,
+        "dataset": {"case": "judge-2024-12", "row": f"logs/decisions.jsonl:{line}"},
+        **record,
+    }
+
+
+def test_a_datasets_rows_are_shown_under_it_failures_first(browser: Any, tmp_path: Path) -> None:
+    coherent = {"expected": {"coherent": True}, "actual": {"coherent": True, "expectedPass": True}}
+    rows = [
+        _dataset_row("dec-1", 1, "matched", **coherent),
+        _dataset_row(
+            "dec-2",
+            2,
+            "mismatched",
+            expected={"coherent": True},
+            actual={"coherent": False, "expectedPass": False},
+            evidence={"facts": {"missing codes": ["missing-source"]}, "problem": None},
+            problems=[],
+        ),
+        _dataset_row("dec-3", 3, "matched", **coherent),
+        _dataset_row(
+            "line 4",
+            4,
+            "case-error",
+            problems=["judge.rubric.yaml:4:5: logs/decisions.jsonl:4: the ID 'dec-1' repeats"],
+        ),
+    ]
+    _open(browser, tmp_path, _report(*rows))
+    dataset = browser.find_element(By.CSS_SELECTOR, "section.dataset")
+    assert "4 rows: 1 mismatched, 1 case-error, 2 matched" in dataset.text
+    failing = dataset.find_elements(By.CSS_SELECTOR, "section.problem")
+    assert [section.find_element(By.TAG_NAME, "h3").text for section in failing] == [
+        "judge-2024-12[dec-2] logs/decisions.jsonl:2 · reason mismatched",
+        "judge-2024-12[line 4] logs/decisions.jsonl:4 · reason case-error",
+    ]
+    # Only the key the subset names differs: expectedPass is not compared.
+    assert failing[0].find_element(By.CSS_SELECTOR, "table.differing").text.split("\n")[1:] == [
+        "coherent true false"
+    ]
+    passed = dataset.find_element(By.CSS_SELECTOR, "details.cases")
+    assert passed.find_element(By.TAG_NAME, "summary").text == "2 other rows"
+    assert "Mismatches and case errors (0)" in browser.find_element(By.ID, "problems").text
+    assert "1 dataset" in browser.find_element(By.ID, "overview").text

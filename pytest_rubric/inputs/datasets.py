@@ -5,8 +5,8 @@ The rows are read by the ledger readers (:data:`~pytest_rubric.inputs.rows.ROW_S
 the same formats, key paths, ``records``, ``where`` and ``ids``). Each row's input is
 built from the block's ``input``: its leaves read from the row (a path that leads
 nowhere leaves its key out, which the evaluator then names), each value a word of
-``labels`` read as its Boolean (without ``labels``, a CSV's ``true`` and ``false``
-cells), each ``split`` column read as a list of text.
+``labels`` read as its Boolean, a CSV's ``true`` and ``false`` cells as Booleans too
+(a CSV has no other way to hold one), each ``split`` column read as a list of text.
 
 A row that cannot be a case (an ID that is missing, not text, blank, repeated, or
 would break its pytest node ID; an input or expected answer that is not a mapping) is
@@ -73,7 +73,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     label_of = {".parquet": "row {}", ".json": "item {}"}.get(base, "line {}")
     conditions = Conditions(dataset.selection.where, here)
     get_id = id_reader(dataset.id, dataset.selection)
-    build = _builder(dataset, tabular=base in (".csv", ".parquet"))
+    build = _builder(dataset, csv=base == ".csv")
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = 0
@@ -162,12 +162,10 @@ def _expected_problem(dataset: Dataset, expected: object, where: str) -> str:
     )
 
 
-def _builder(
-    dataset: Dataset, *, tabular: bool
-) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
+def _builder(dataset: Dataset, *, csv: bool) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
     """How a row becomes the evaluator's input: the mapping, or why not (a sentence)."""
     lookup = label_lookup(dataset.labels) if dataset.labels is not None else None
-    csv_booleans = CSV_BOOLEANS.get if dataset.labels is None and tabular else None
+    csv_booleans = CSV_BOOLEANS.get if csv else None
     split = dict(dataset.split)
 
     def leaf(value: object, column: str) -> object:
@@ -175,7 +173,8 @@ def _builder(
             return value.split(split[column]) if value else []
         if lookup is not None:
             meaning = lookup(value)
-            return value if meaning is None else meaning
+            if meaning is not None:
+                return meaning
         if csv_booleans is not None and type(value) is str:
             return csv_booleans(value, value)
         return value

@@ -48,8 +48,8 @@ Template: TypeAlias = "KeyPath | tuple[tuple[str, Template], ...]"
 @dataclass(frozen=True, slots=True)
 class Dataset:
     """A ``dataset:`` block as read: where each row's ID, input and (optionally) expected
-    answer are, the words read as Booleans in the input's leaves (``None``: a CSV's
-    ``true`` and ``false`` cells are Booleans, a JSON row's values stay as they are),
+    answer are, the words read as Booleans in the input's leaves (a CSV's ``true`` and
+    ``false`` cells are Booleans whatever it says; ``None``: no other word),
     the CSV columns read as lists (each with its separator), which rows are read, and
     where the block is written (``at``)."""
 

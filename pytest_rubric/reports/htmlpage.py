@@ -47,6 +47,7 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
     problems: list[dict[str, Any]] = []
     passed: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
+    datasets: dict[tuple[str, str], dict[str, Any]] = {}
     for record in report.get("cases", ()):
         if not isinstance(record, Mapping):
             continue
@@ -75,6 +76,10 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
                 }
             )
         outcome = head["outcome"]
+        of = record.get("dataset")
+        if isinstance(of, Mapping):  # a dataset's row: shown under its dataset
+            _dataset_row(datasets, head, of, record)
+            continue
         if outcome in _PAGE_OUTCOMES:
             problems.append({**head, **_problem(record)})
         elif outcome == "matched":
@@ -90,7 +95,41 @@ def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
         "problems": problems,
         "passed": passed,
         "others": others,
+        "datasets": [_failures_first(group) for group in datasets.values()],
     }
+
+
+def _dataset_row(
+    datasets: dict[tuple[str, str], dict[str, Any]],
+    head: dict[str, Any],
+    of: Mapping[str, Any],
+    record: Mapping[str, Any],
+) -> None:
+    """Put a dataset's row under its dataset (made at its first row): counted by outcome,
+    with what went wrong when it did not match."""
+    name = str(of.get("case", ""))
+    group = datasets.get((head["file"], name))
+    if group is None:
+        group = {**head, "case": name, "counts": {}, "rows": []}
+        datasets[head["file"], name] = group
+    outcome = head["outcome"]
+    group["counts"][outcome] = group["counts"].get(outcome, 0) + 1
+    row = {**head, "row": str(of.get("row", ""))}
+    if outcome in _PAGE_OUTCOMES:
+        row.update(_problem(record))
+    elif outcome != "matched":
+        row["reason"] = record.get("reason", "")
+    group["rows"].append(row)
+
+
+def _failures_first(group: dict[str, Any]) -> dict[str, Any]:
+    """``group`` with its rows in order: mismatches and case errors, then the others,
+    then the matched, each in the file's order."""
+    rank = {outcome: 0 for outcome in _PAGE_OUTCOMES}
+    group["rows"].sort(
+        key=lambda row: rank.get(row["outcome"], 2 if row["outcome"] == "matched" else 1)
+    )
+    return group
 
 
 def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -220,7 +259,7 @@ table.matrix td.disagree { color: #a3330f; }
     return node;
   }
   function where(record) {
-    return record.file + ":" + record.line;
+    return record.line === null ? record.file : record.file + ":" + record.line;
   }
 
   // A ledger needs a look when its graders disagree, on rows listed or only counted.
@@ -243,6 +282,7 @@ table.matrix td.disagree { color: #a3330f; }
     }
     if (summary.mismatched) link(summary.mismatched + " mismatched", "problems");
     if (summary.caseErrors) link(plural(summary.caseErrors, "case error"), "problems");
+    if (data.datasets.length) link(plural(data.datasets.length, "dataset"), "datasets");
     if (disagreeing.length) link(ledgers(disagreeing.length) + " with disagreements", "disagreeing");
     if (agreeing.length) link(ledgers(agreeing.length) + " in agreement", "agreeing");
     for (const key of ["matched", "skipped", "xfailed", "xpassed"]) {
@@ -374,6 +414,49 @@ table.matrix td.disagree { color: #a3330f; }
     return box;
   }
 
+  function datasetSection(dataset, number) {
+    const box = el("section", {class: "dataset", id: "dataset-" + number});
+    const title = el("h3", {}, [idNode(dataset.case), " "]);
+    title.append(el("span", {class: "muted", text: where(dataset) + " \u00b7 " + dataset.evaluator}));
+    box.append(title);
+    const counts = dataset.counts || {};
+    const parts = ["mismatched", "case-error", "matched", "skipped", "xfailed", "xpassed"]
+      .filter((key) => counts[key]).map((key) => counts[key] + " " + key);
+    box.append(el("p", {class: "counts"}, [el("strong", {text: plural(dataset.rows.length, "row")}),
+      ": " + parts.join(", ") + ". Failures first."]));
+    const failing = dataset.rows.filter((row) => "differing" in row);
+    const rest = dataset.rows.filter((row) => !("differing" in row));
+    const rowsBox = el("div", {class: "dataset-rows"});
+    const state = {page: 0};
+    function render() {
+      const pages = Math.max(1, Math.ceil(failing.length / data.pageRows));
+      const first = state.page * data.pageRows;
+      const shown = failing.slice(first, first + data.pageRows).map((row) => {
+        const section = problemSection(row);
+        section.querySelector("h3 .muted").textContent = row.row + " \u00b7 " + row.evaluator + " ";
+        return section;
+      });
+      const pager = el("div", {class: "pager"});
+      if (pages > 1) {
+        const prev = el("button", {type: "button", class: "prev", text: "\u2190 previous"});
+        const next = el("button", {type: "button", class: "next", text: "next \u2192"});
+        prev.disabled = state.page === 0;
+        next.disabled = state.page >= pages - 1;
+        prev.addEventListener("click", () => { state.page--; render(); });
+        next.addEventListener("click", () => { state.page++; render(); });
+        pager.append(prev, next, el("span", {class: "muted", text: "page " + (state.page + 1) + " of " + pages}));
+      }
+      rowsBox.replaceChildren(...shown, pager);
+    }
+    render();
+    box.append(rowsBox);
+    if (rest.length) {
+      const list = caseList(rest.map((row) => ({...row, file: row.row, line: null})), "other row");
+      box.append(list);
+    }
+    return box;
+  }
+
   function caseList(records, label) {
     const details = el("details", {class: "cases"});
     details.append(el("summary", {text: plural(records.length, label)}));
@@ -390,9 +473,13 @@ table.matrix td.disagree { color: #a3330f; }
   page.replaceChildren();
   // What needs a look first: mismatches and case errors, then the ledgers whose graders
   // disagree, then the rest.
-  page.append(el("h2", {id: "problems", text: "Mismatches and case errors (" + data.problems.length + ")"}));
+  page.append(el("h2", {id: "problems", text: "Mismatches and case errors (" + data.problems.length + ")" + (data.datasets.length ? "; a dataset's rows are under Datasets" : "")}));
   if (!data.problems.length) page.append(el("p", {class: "muted", text: "None."}));
   for (const problem of data.problems) page.append(problemSection(problem));
+  if (data.datasets.length) {
+    page.append(el("h2", {id: "datasets", text: "Datasets (" + data.datasets.length + "): each row a case"}));
+    data.datasets.forEach((dataset, number) => page.append(datasetSection(dataset, number)));
+  }
   const numbers = new Map(data.ledgers.map((ledger, number) => [ledger, number]));
   page.append(el("h2", {id: "disagreeing", text: "Agreement ledgers with disagreements (" + disagreeing.length + ")"}));
   if (!disagreeing.length) page.append(el("p", {class: "muted", text: "None: in every ledger the graders agree."}));

@@ -1,0 +1,465 @@
+"""A dataset's rows read as cases: the same outcomes as the same cases written in YAML, in
+every format; what a row that cannot be a case says; ``expected_subset`` exactly."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_rubric.casefiles.cases import Case
+from pytest_rubric.casefiles.datasetcases import dataset_cases
+from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.evaluators.builtin import REASON
+from pytest_rubric.running.runner import run_case
+
+CODES = ["missing-title", "missing-source", "all-required-met"]
+HEAD = "evaluator: reason\ncases:\n"
+INPUT = (
+    "      input:\n"
+    "        fields: {title: checks.has_title, source: checks.has_source}\n"
+    "        pass: verdict\n"
+    "        reasons: reason_codes\n"
+)
+
+
+def load(folder: Path, text: str) -> list[Case]:
+    """The cases of a case file written with ``text``, each dataset's rows as cases."""
+    (folder / "c.rubric.yaml").write_text(text, encoding="utf-8")
+    case_file = load_case_file(folder / "c.rubric.yaml", "c.rubric.yaml", root=folder)
+    return [row for case in case_file.cases for row in dataset_cases(case, "c.rubric.yaml")]
+
+
+def outcomes(cases: list[Case], evaluator: Evaluator = REASON) -> dict[str, tuple[str, Any]]:
+    """Each case's outcome and answer, by name."""
+    ran = (run_case(case, evaluator, path="c.rubric.yaml", source="") for case in cases)
+    return {outcome.case.name: (outcome.outcome, outcome.actual) for outcome in ran}
+
+
+def dataset_case(file: str, extra: str = "", expectation: str = "{coherent: true}") -> str:
+    return (
+        f"{HEAD}  - id: log\n    dataset:\n      file: {file}\n      id: decision_id\n"
+        f"{INPUT}{extra}    expected_subset: {expectation}\n"
+    )
+
+
+# -- a dataset is its cases, in every format ------------------------------------------------------
+
+DECISIONS = st.lists(
+    st.tuples(
+        st.text("abcdefxyz0123-_.", min_size=1, max_size=8),
+        st.booleans(),
+        st.booleans(),
+        st.sampled_from(["PASS", "FAIL", "UNSURE"]),
+        st.lists(st.sampled_from(CODES), max_size=3),
+    ),
+    max_size=8,
+    unique_by=lambda row: row[0],
+)
+FORMATS = ["jsonl", "jsonl.gz", "csv", "csv.gz", "json", "parquet"]
+
+
+def write_log(folder: Path, fmt: str, rows: list[tuple[str, bool, bool, str, list[str]]]) -> str:
+    """The decision log in format ``fmt``, as a grading pipeline would write it; the
+    ``dataset:`` lines that read it beyond ``file``, ``id`` and ``input``."""
+    records = [
+        {
+            "decision_id": case_id,
+            "judge": "gpt-4o",
+            "checks": {"has_title": title, "has_source": source},
+            "verdict": verdict,
+            "reason_codes": codes,
+            "rationale": "…",
+        }
+        for case_id, title, source, verdict, codes in rows
+    ]
+    labels = "      labels: {PASS: true, FAIL: false}\n"
+    name = f"log.{fmt}"
+    if fmt.startswith("jsonl"):
+        text = "".join(json.dumps(record) + "\n" for record in records)
+        data = text.encode()
+        (folder / name).write_bytes(gzip.compress(data) if fmt.endswith(".gz") else data)
+        return labels
+    if fmt == "json":
+        (folder / name).write_text(json.dumps({"version": 2, "decisions": records}))
+        return labels + "      records: decisions\n"
+    if fmt == "parquet":
+        import pyarrow
+        import pyarrow.parquet
+
+        pyarrow.parquet.write_table(pyarrow.Table.from_pylist(records), folder / name)
+        return labels
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(["decision_id", "checks.has_title", "checks.has_source", "verdict", "codes"])
+    for record in records:
+        writer.writerow(
+            [
+                record["decision_id"],
+                str(record["checks"]["has_title"]).lower(),  # type: ignore[index]
+                str(record["checks"]["has_source"]).lower(),  # type: ignore[index]
+                record["verdict"],
+                ";".join(record["reason_codes"]),
+            ]
+        )
+    data = stream.getvalue().encode()
+    (folder / name).write_bytes(gzip.compress(data) if fmt.endswith(".gz") else data)
+    # A CSV's columns are flat: the input names them as its header writes them.
+    return labels + "      split: {codes: ';'}\n"
+
+
+def yaml_cases(rows: list[tuple[str, bool, bool, str, list[str]]]) -> str:
+    words: dict[str, Any] = {"PASS": True, "FAIL": False}
+    lines = [HEAD]
+    for case_id, title, source, verdict, codes in rows:
+        given = {"fields": {"title": title, "source": source}, "pass": words.get(verdict, verdict)}
+        given["reasons"] = codes
+        lines.append(f"  - id: 'log[{case_id}]'\n    input: {json.dumps(given)}\n")
+        lines.append("    expected_subset: {coherent: true}\n")
+    return "".join(lines)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=DECISIONS, fmt=st.sampled_from(FORMATS), seed=st.integers(0, 2**16))
+def test_a_dataset_gives_the_outcomes_of_its_cases_written_in_yaml(
+    rows: list[tuple[str, bool, bool, str, list[str]]], fmt: str, seed: int
+) -> None:
+    if not rows:
+        return  # an empty dataset is the case's own problem (below)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        extra = write_log(folder, fmt, rows)
+        text = dataset_case(f"log.{fmt}", extra)
+        if fmt.startswith("csv"):
+            text = text.replace("checks.has_title", "'checks.has_title'")
+            text = text.replace("checks.has_source", "'checks.has_source'")
+            text = text.replace("reason_codes", "codes")
+        from_dataset = outcomes(load(folder, text))
+        # The YAML cases, named as the rows are; IDs with brackets cannot be case IDs, so
+        # the expected outcomes come from cases named apart and renamed.
+        written = load(folder, yaml_cases(rows).replace("'log[", "'log-").replace("]'", "'"))
+        from_yaml = {
+            f"log[{case.name.removeprefix('log-')}]": value
+            for case, value in zip(written, outcomes(written).values(), strict=True)
+        }
+        assert from_dataset == from_yaml
+        shuffled = rows[:]
+        random.Random(seed).shuffle(shuffled)
+        write_log(folder, fmt, shuffled)
+        assert outcomes(load(folder, text)) == from_dataset
+
+
+# -- rows that cannot be cases --------------------------------------------------------------------
+
+
+def jsonl(folder: Path, *rows: object) -> None:
+    (folder / "log.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def good(case_id: object) -> dict[str, Any]:
+    return {
+        "decision_id": case_id,
+        "checks": {"has_title": True, "has_source": True},
+        "verdict": "PASS",
+        "reason_codes": ["all-required-met"],
+    }
+
+
+def test_rows_that_cannot_be_cases_fail_on_their_own_items_and_the_others_run(
+    tmp_path: Path,
+) -> None:
+    jsonl(tmp_path, good("d1"), good(7), good(" "), good("d1"), good("a]b"), ["not", "a", "row"])
+    cases = load(tmp_path, dataset_case("log.jsonl", "      labels: {PASS: true, FAIL: false}\n"))
+    assert [case.name for case in cases] == [
+        "log[d1]",
+        "log[line 2]",
+        "log[line 3]",
+        "log[line 4]",
+        "log[line 5]",
+        "log[line 6]",
+    ]
+    assert cases[0].problems == ()
+    assert [case.row.place for case in cases if case.row] == [f"log.jsonl:{n}" for n in range(1, 7)]
+    words = [str(case.problems[0]) for case in cases[1:]]
+    assert words == [
+        "c.rubric.yaml:3:5: log.jsonl:2: the ID at 'decision_id' is 7 (a number), not text; "
+        "write 'ids: as-text' in the dataset block to read whole numbers as their text",
+        "c.rubric.yaml:3:5: log.jsonl:3: the ID at 'decision_id' is \" \" (a string), which is blank",
+        "c.rubric.yaml:3:5: log.jsonl:4: the ID 'd1' repeats the row at log.jsonl:1; every row "
+        "of a dataset is a case of its own, with its own ID",
+        "c.rubric.yaml:3:5: log.jsonl:5: the ID 'a]b' holds ']', which would break its pytest "
+        "node ID; IDs of dataset rows are letters, digits and punctuation but '::', '[' and ']'",
+        'c.rubric.yaml:3:5: log.jsonl:6 is ["not", "a", "row"] (a list), not a mapping (a row)',
+    ]
+    assert outcomes(cases[:1]) == {
+        "log[d1]": (
+            "matched",
+            {"expectedPass": True, "expectedReasons": ["all-required-met"], "coherent": True},
+        )
+    }
+
+
+def test_a_row_id_written_as_another_rows_place_keeps_both_names_apart(tmp_path: Path) -> None:
+    jsonl(tmp_path, good("line 2"), good(None))
+    assert [case.name for case in load(tmp_path, dataset_case("log.jsonl"))] == [
+        "log[line 2]",
+        "log[line 2_]",
+    ]
+
+
+def test_integer_ids_read_as_text_with_ids_as_text(tmp_path: Path) -> None:
+    jsonl(tmp_path, good(31), good(10**30))
+    cases = load(tmp_path, dataset_case("log.jsonl", "      ids: as-text\n"))
+    assert [case.name for case in cases] == ["log[31]", f"log[{10**30}]"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            "      where: {judge: claude}\n",
+            "c.rubric.yaml:11:15: dataset 'where' leaves out every one of the 1 rows (judge is "
+            'not "claude": 1); the first: log.jsonl:1 holds "gpt-4o" at judge, so the dataset '
+            "would be empty; write the values as the export holds them",
+        ),
+    ],
+)
+def test_a_where_that_keeps_no_row_is_the_dataset_cases_problem(
+    tmp_path: Path, extra: str, message: str
+) -> None:
+    jsonl(tmp_path, {**good("d1"), "judge": "gpt-4o"})
+    (case,) = load(tmp_path, dataset_case("log.jsonl", extra))
+    assert case.name == "log"
+    assert [str(problem) for problem in case.problems] == [message]
+
+
+def test_an_empty_dataset_is_the_cases_problem_never_no_tests(tmp_path: Path) -> None:
+    (tmp_path / "log.jsonl").write_text("")
+    (case,) = load(tmp_path, dataset_case("log.jsonl"))
+    assert [str(problem) for problem in case.problems] == [
+        "c.rubric.yaml:5:7: log.jsonl holds no rows, so the dataset would be empty; a dataset "
+        "case needs a row at least"
+    ]
+
+
+def test_a_column_the_csv_header_lacks_names_the_nearest(tmp_path: Path) -> None:
+    (tmp_path / "log.csv").write_text("decision_id,verdict\nd1,PASS\n")
+    text = (
+        f"{HEAD}  - id: log\n    dataset:\n      file: log.csv\n      id: decision_id\n"
+        "      input: {pass: verdit}\n    expected_subset: {coherent: true}\n"
+    )
+    (case,) = load(tmp_path, text)
+    assert [str(problem) for problem in case.problems] == [
+        "c.rubric.yaml:7:21: dataset 'input.pass' names the column 'verdit', which log.csv's "
+        "header does not have (it has decision_id, verdict); did you mean 'verdict'?"
+    ]
+
+
+def test_a_dataset_that_cannot_be_read_is_its_case_files_collection_error(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "log.jsonl").write_text(json.dumps(good("d1")) + "\n{not json\n")
+    with pytest.raises(CaseFileError) as raised:
+        load(tmp_path, dataset_case("log.jsonl"))
+    assert str(raised.value) == (
+        "c.rubric.yaml:3:5: dataset of case 'log': log.jsonl:2:2: invalid JSON: Expecting "
+        "property name enclosed in double quotes; every line of a .jsonl ledger is one JSON object"
+    )
+
+
+def test_labels_replace_only_their_words_and_a_csv_holds_booleans_as_true_and_false(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "log.csv").write_text(
+        "id,title,source,verdict,codes\n"
+        "d1,true,false,FAIL,missing-source\n"
+        "d2,true,true,UNSURE,\n"
+        "d3,TRUE,true,PASS,all-required-met;missing-title\n"
+    )
+    text = (
+        f"{HEAD}  - id: log\n    dataset:\n      file: log.csv\n      id: id\n"
+        "      input: {fields: {title: title, source: source}, pass: verdict, reasons: codes}\n"
+        "      labels: {PASS: true, FAIL: false}\n      split: {codes: ';'}\n"
+        "    expected_subset: {coherent: true}\n"
+    )
+    cases = load(tmp_path, text)
+    assert [case.input for case in cases] == [
+        {"fields": {"title": True, "source": False}, "pass": False, "reasons": ["missing-source"]},
+        {"fields": {"title": True, "source": True}, "pass": "UNSURE", "reasons": []},
+        {
+            "fields": {"title": "TRUE", "source": True},
+            "pass": True,
+            "reasons": ["all-required-met", "missing-title"],
+        },
+    ]
+    assert [value[0] for value in outcomes(cases).values()] == ["matched", "mismatched"] * 1 + [
+        "mismatched"
+    ]
+
+
+def test_each_rows_own_expected_answer_and_a_whole_input_by_one_path(tmp_path: Path) -> None:
+    given = {"fields": {"title": True, "source": False}, "pass": False, "reasons": ["x"]}
+    jsonl(
+        tmp_path,
+        {"id": "c1", "input": given, "expected": {"status": "invalid-reason-input"}},
+        {"id": "c2", "input": "text", "expected": {}},
+        {"id": "c3", "input": given},
+    )
+    text = (
+        f"{HEAD}  - id: set\n    dataset: {{file: log.jsonl, id: id, input: input, "
+        "expected: expected}\n"
+    )
+    cases = load(tmp_path, text)
+    assert [str(problem) for case in cases for problem in case.problems] == [
+        "c.rubric.yaml:3:5: log.jsonl:2: the input at 'input' is \"text\" (a string), not a mapping",
+        "c.rubric.yaml:3:5: log.jsonl:3 has no expected answer at 'expected'; give every row "
+        "one there",
+    ]
+    assert outcomes(cases[:1]) == {"set[c1]": ("matched", {"status": "invalid-reason-input"})}
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        (
+            "    dataset: {file: log.jsonl, id: id, input: {pass: v}}\n    expected: {}\n"
+            "    expected_subset: {a: 1}\n",
+            "c.rubric.yaml:6:5: the case gives both 'expected' and 'expected_subset'",
+        ),
+        (
+            "    dataset: {file: log.jsonl, id: id, input: {pass: v}, expected: e}\n"
+            "    expected_subset: {a: 1}\n",
+            "c.rubric.yaml:4:14: the case gives both 'expected_subset' and 'dataset.expected'",
+        ),
+        (
+            "    dataset: {file: log.jsonl, id: id, input: {pass: v}}\n",
+            "c.rubric.yaml:4:5: the dataset case says nothing its rows' answers must hold",
+        ),
+        (
+            "    input: {}\n    dataset: {file: log.jsonl, id: id, input: {pass: v}}\n"
+            "    expected: {}\n",
+            "c.rubric.yaml:4:5: a dataset case reads each row's input from its file; remove 'input'",
+        ),
+        (
+            "    dataset: {file: log.jsonl, id: id, inputs: {pass: v}}\n    expected: {}\n",
+            "c.rubric.yaml:4:40: 'inputs' is not a dataset key; did you mean 'input'?",
+        ),
+        (
+            "    dataset: {file: log.jsonl, id: id, input: {pass: v}, split: {v: ';'}}\n"
+            "    expected: {}\n",
+            "c.rubric.yaml:4:65: dataset 'split' reads a .csv column as a list",
+        ),
+        (
+            "    dataset: {file: log.jsonl, id: id, input: {}}\n    expected: {}\n",
+            "c.rubric.yaml:4:47: dataset 'input' is an empty mapping",
+        ),
+        (
+            "    dataset: {file: ../log.jsonl, id: id, input: {pass: v}}\n    expected: {}\n",
+            "c.rubric.yaml:4:21: dataset file '../log.jsonl' leads outside the repository",
+        ),
+        (
+            "    input: {pass: true}\n    expected_subset: {}\n",
+            "c.rubric.yaml:5:22: 'expected_subset' is empty and pins nothing",
+        ),
+    ],
+)
+def test_a_dataset_or_subset_written_wrong_says_where_and_what_to_write(
+    tmp_path: Path, case: str, message: str
+) -> None:
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    jsonl(folder, good("d1"))
+    jsonl(tmp_path, good("d1"))
+    text = f"{HEAD}  - id: c\n{case}"
+    (folder / "c.rubric.yaml").write_text(text, encoding="utf-8")
+    (loaded,) = load_case_file(folder / "c.rubric.yaml", "c.rubric.yaml", root=folder).cases
+    assert any(str(problem).startswith(message) for problem in loaded.problems), loaded.problems
+
+
+# -- expected_subset ------------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([1.0, 0.5])
+    | st.text("ab", max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.text("xy", max_size=1), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+def strictly_equal(left: object, right: object) -> bool:
+    """JSON equality as the seeds mean it: ``true`` is not ``1``; ``1`` is ``1.0``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(strictly_equal(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(strictly_equal, left, right))
+    return type(left) is type(right) and left == right
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    answer=st.dictionaries(st.sampled_from("abcd"), JSON_VALUES, max_size=4),
+    subset=st.dictionaries(st.sampled_from("abcd"), JSON_VALUES, min_size=1, max_size=3),
+    copied=st.booleans(),
+)
+def test_expected_subset_holds_exactly_when_every_named_key_is_strictly_equal(
+    answer: dict[str, Any], subset: dict[str, Any], copied: bool
+) -> None:
+    if copied:  # the subset taken from the answer itself: it holds
+        subset = {key: answer[key] for key in subset if key in answer} or subset
+    evaluator = Evaluator(name="x", description="x", evaluate=lambda data: answer)
+    with tempfile.TemporaryDirectory() as name:
+        text = f"evaluator: x\ncases:\n  - id: c\n    input: {{}}\n    expected_subset: {json.dumps(subset)}\n"
+        (case,) = load(Path(name), text)
+    outcome = run_case(case, evaluator, path="c.rubric.yaml", source="")
+    holds = all(
+        key in answer and strictly_equal(value, answer[key]) for key, value in subset.items()
+    )
+    assert outcome.outcome == ("matched" if holds else "mismatched")
+    differing = [
+        key
+        for key, value in subset.items()
+        if key not in answer or not strictly_equal(value, answer[key])
+    ]
+    assert {key.split(".")[0] for key in outcome.differing_keys()} == set(differing)
+
+
+def test_a_subset_compares_whole_values_and_says_only_its_keys(tmp_path: Path) -> None:
+    answer: dict[str, Any] = {
+        "matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 0, "bOnly": 0},
+        "total": 1,
+    }
+    evaluator = Evaluator(name="x", description="x", evaluate=lambda data: answer)
+    text = "evaluator: x\ncases:\n  - id: c\n    input: {}\n    expected_subset: {matrix: {aOnly: 0}}\n"
+    (case,) = load(tmp_path, text)
+    outcome = run_case(case, evaluator, path="c.rubric.yaml", source="")
+    assert outcome.outcome == "mismatched"
+    assert outcome.differing_keys() == ["matrix.bothPass", "matrix.bothFail", "matrix.bOnly"]
+    truthy: Callable[[Any], Any] = lambda data: {"ok": 1}  # noqa: E731
+    (case,) = load(tmp_path, text.replace("{matrix: {aOnly: 0}}", "{ok: true}"))
+    assert (
+        run_case(
+            case, Evaluator(name="x", description="x", evaluate=truthy), path="c", source=""
+        ).outcome
+        == "mismatched"
+    )
