@@ -36,11 +36,13 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class RowOf:
-    """Where a case made from a dataset's row comes from: the dataset case's ID, and the
-    row's place (``logs/decisions.jsonl:31``, ``log.parquet#row 4``)."""
+    """Where a case made from a dataset's row comes from: the dataset case's ID, the row's
+    place (``logs/decisions.jsonl:31``, ``log.parquet#row 4``), and whether its expected
+    answer is the row's own (``dataset: {expected: PATH}``) rather than the case's."""
 
     dataset: str
     place: str
+    own_expected: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -35,7 +35,7 @@ def dataset_cases(case: Case, display: str) -> Iterator[Case]:
             while name in taken:  # a row ID written as another row's place
                 name = f"{name[:-1]}_]"
             taken.add(name)
-            of = RowOf(case.name, row.place)
+            of = RowOf(case.name, row.place, row.expected is not None)
             if row.problem is not None:
                 problem = CaseFileError(
                     display, case.line, case.place.col, escape_controls(row.problem)

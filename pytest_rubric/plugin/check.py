@@ -111,11 +111,17 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
     session.perform_collect()
     cases = [item for item in check.items or session.items if isinstance(item, RubricItem)]
     places: dict[Path, AnswerPlaces] = {}
+    checked: set[tuple[Path, int]] = set()  # dataset cases whose rows share the case's answer
     for item in cases:
         case = item.case
         if case.problems:
             check.problems.extend(str(problem) for problem in case.problems)
             continue
+        row = case.row
+        if row is not None and not row.own_expected:
+            if (item.path, case.index) in checked:
+                continue  # its rows hold one expectation, checked once
+            checked.add((item.path, case.index))
         schema = item.evaluator.answer_schema
         if schema is None:
             continue
@@ -131,11 +137,16 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
         problems = answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers")
         if not problems:
             continue
+        if row is not None and row.own_expected:  # written in the dataset file, at its row
+            check.problems.extend(f"{row.place}: case {case.name!r}: {words}" for words in problems)
+            continue
         if item.path not in places:
             places[item.path] = AnswerPlaces(item.path)
-        for at, words in placed(problems, case.expected, places[item.path], case.index):
+        key = "expected_subset" if case.subset else "expected"
+        name = case.name if row is None else row.dataset
+        for at, words in placed(problems, case.expected, places[item.path], case.index, key):
             line, col = at or (case.line, case.place.col)
-            check.problems.append(f"{item.display}:{line}:{col}: case {case.name!r}: {words}")
+            check.problems.append(f"{item.display}:{line}:{col}: case {name!r}: {words}")
     check.problems.sort(key=_place)
     for problem in check.problems:
         writer.line(escape_controls(problem, keep_newlines=True))

@@ -24,15 +24,18 @@ class AnswerPlaces:
         except Exception:  # not read again as it was: the case's own place serves
             self.document = None
 
-    def locate(self, index: int, where: tuple[str | int, ...]) -> tuple[Position, Position] | None:
+    def locate(
+        self, index: int, where: tuple[str | int, ...], key: str = "expected"
+    ) -> tuple[Position, Position] | None:
         """Where the key and the value at ``where`` inside case ``index``'s ``expected``
-        are written (for a list item, its position twice), or ``None``."""
+        (or ``key``: ``expected_subset``) are written (for a list item, its position
+        twice), or ``None``."""
         if self.document is None:
             return None
         spans = self.document.spans
         node: JSON = self.document.value
         found: tuple[Position, Position] | None = None
-        for step in ("cases", index, "expected", *where):
+        for step in ("cases", index, key, *where):
             if isinstance(node, dict) and isinstance(step, str) and step in node:
                 found = spans.keys.get(id(node), {}).get(step)
                 node = node[step]
@@ -62,12 +65,13 @@ def _parts(
 
 
 def placed(
-    problems: list[str], expected: JSON, places: AnswerPlaces, index: int
+    problems: list[str], expected: JSON, places: AnswerPlaces, index: int, key: str = "expected"
 ) -> list[tuple[Position | None, str]]:
-    """Where each of ``problems`` (schema problems of case ``index``'s ``expected``) is
-    written (``None``: not found), and its words with a plain run's hint for the slip."""
+    """Where each of ``problems`` (schema problems of case ``index``'s ``expected``, written
+    under ``key``) is written (``None``: not found), and its words with a plain run's
+    hint for the slip."""
     parts = sorted(_parts(expected, (), "expected"), key=lambda part: -len(part[0]))
-    return [_placed(problem, parts, places, index) for problem in problems]
+    return [_placed(problem, parts, places, index, key) for problem in problems]
 
 
 def _placed(
@@ -75,12 +79,13 @@ def _placed(
     parts: list[tuple[str, tuple[str | int, ...], JSON]],
     places: AnswerPlaces,
     index: int,
+    key: str,
 ) -> tuple[Position | None, str]:
     for named, where, value in parts:  # the longest name first: expected.ab before expected.a
         if not problem.startswith(f"{named} "):
             continue
         rest = problem[len(named) :]
-        return _where(rest, places.locate(index, where)), problem + _hint(rest, value)
+        return _where(rest, places.locate(index, where, key)), problem + _hint(rest, value)
     return None, problem
 
 

@@ -70,9 +70,14 @@ class RubricFile(pytest.File):
             decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))
+            # A dataset's row is named <case>[<row id>], which pytest 9 reads back (--lf,
+            # node IDs given as arguments) as the case with the row as its parameter: its
+            # node ID is given as that text, so that pytest's own reading of it is the same.
+            named = {} if case.row is None else {"nodeid": f"{self.nodeid}::{case.name}"}
             item = RubricItem.from_parent(
                 self,
                 name=case.name,
+                **named,
                 case=case,
                 evaluator=evaluator,
                 source=source,
