@@ -455,6 +455,61 @@ cases:
 """,
         "rubrics/exports/week-57.parquet": DEMO_FILES / "parquet/week-57.parquet",
     },
+    # "Decision logs as cases": a judge's log with an incoherent, an invalid and a repeated
+    # decision, and the same rules kept in a spreadsheet.
+    "datasets": {
+        "rubrics/judge.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: judge-2024-12
+    dataset:
+      file: logs/decisions-2024-12.jsonl
+      id: decision_id
+      input:
+        fields: {title: checks.has_title, source: checks.has_source}
+        pass: verdict
+        reasons: reason_codes
+      labels: {PASS: true, FAIL: false}
+    expected_subset: {coherent: true}
+""",
+        "rubrics/logs/decisions-2024-12.jsonl": (
+            '{"decision_id": "dec-2024-12-000031", "judge": "gpt-4o", "checks": {"has_title": '
+            'true, "has_source": true}, "verdict": "PASS", "reason_codes": ["all-required-met"], '
+            '"rationale": "Names the paper and the agency."}\n'
+            '{"decision_id": "dec-2024-12-000032", "judge": "gpt-4o", "checks": {"has_title": '
+            'true, "has_source": false}, "verdict": "PASS", "reason_codes": ["all-required-met"], '
+            '"rationale": "Reads well."}\n'
+            '{"decision_id": "dec-2024-12-000033", "judge": "gpt-4o", "checks": {"has_title": '
+            'false, "has_source": true}, "verdict": "UNSURE", "reason_codes": [], '
+            '"rationale": "Could not tell."}\n'
+            '{"decision_id": "dec-2024-12-000034", "judge": "gpt-4o", "checks": {"has_title": '
+            'false, "has_source": false}, "verdict": "FAIL", "reason_codes": ["missing-source", '
+            '"missing-title"], "rationale": "Neither."}\n'
+            '{"decision_id": "dec-2024-12-000031", "judge": "gpt-4o", "checks": {"has_title": '
+            'true, "has_source": true}, "verdict": "PASS", "reason_codes": ["all-required-met"], '
+            '"rationale": "Logged twice by a retry."}\n'
+        ),
+        "rubrics/desk.rubric.yaml": """\
+evaluator: reason
+cases:
+  - id: desk-2024-12
+    dataset:
+      file: logs/desk-2024-12.csv
+      id: headline
+      input:
+        fields: {title: has title, source: has source}
+        pass: verdict
+        reasons: codes
+      labels: {PASS: true, FAIL: false}
+      split: {codes: "|"}
+    expected_subset: {coherent: true}
+""",
+        "rubrics/logs/desk-2024-12.csv": (
+            "headline,has title,has source,verdict,codes\n"
+            "hl-1201,true,true,PASS,all-required-met\n"
+            "hl-1202,false,false,FAIL,missing-source|missing-title\n"
+        ),
+    },
 }
 
 #: Demos that run only where a module is installed: the Parquet ones need pyarrow.
