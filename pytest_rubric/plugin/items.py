@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -64,29 +65,32 @@ class RubricFile(pytest.File):
         registry = discovery_of(self.config).registry_for(self.path)
         evaluator = configured_evaluator(registry, case_file, display)
         source = registry.source(case_file.evaluator)
-        file = root_path(self.config, self.path)  # one string, shared by the file's cases
-        junit = bool(getattr(self.config.option, "xmlpath", None))
-        for case in _each_case(case_file.cases, display):
+        shared = {
+            "evaluator": evaluator,
+            "source": source,
+            "display": display,
+            "digest": case_file.digest,
+            "file": root_path(self.config, self.path),  # one string, shared by the file's cases
+            "junit": bool(getattr(self.config.option, "xmlpath", None)),
+            "configured": case_file.rubric is not None,
+        }
+        cases = case_file.cases
+        if any(map(_DATASET, cases)):
+            cases = _each_case(cases, display)  # type: ignore[assignment]
+        for case in cases:
             decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))
-            # A dataset's row is named <case>[<row id>], which pytest 9 reads back (--lf,
-            # node IDs given as arguments) as the case with the row as its parameter: its
-            # node ID is given as that text, so that pytest's own reading of it is the same.
-            named = {} if case.row is None else {"nodeid": f"{self.nodeid}::{case.name}"}
-            item = RubricItem.from_parent(
-                self,
-                name=case.name,
-                **named,
-                case=case,
-                evaluator=evaluator,
-                source=source,
-                display=display,
-                digest=case_file.digest,
-                file=file,
-                junit=junit,
-                configured=case_file.rubric is not None,
-            )
+            if case.row is None:
+                item = RubricItem.from_parent(self, name=case.name, case=case, **shared)
+            else:
+                # A dataset's row is named <case>[<row id>], which pytest 9 reads back (--lf,
+                # node IDs given as arguments) as the case with the row as its parameter: its
+                # node ID is given as that text, so that pytest's own reading is the same.
+                nodeid = f"{self.nodeid}::{case.name}"
+                item = RubricItem.from_parent(
+                    self, name=case.name, nodeid=nodeid, case=case, **shared
+                )
             for decorator in decorators:
                 item.add_marker(decorator)
             yield item
@@ -97,6 +101,9 @@ class RubricFile(pytest.File):
         if isinstance(excinfo.value, (CaseFileError, RegistrationError)):
             return escape_controls(str(excinfo.value), keep_newlines=True)
         return super().repr_failure(excinfo)
+
+
+_DATASET = attrgetter("dataset")
 
 
 def _each_case(cases: tuple[Case, ...], display: str) -> Iterator[Case]:
