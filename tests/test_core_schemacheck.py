@@ -107,3 +107,33 @@ def test_oneof_takes_a_value_that_fits_exactly_one_choice(value: Any, problems: 
 
 def test_anyof_takes_a_value_that_fits_several_choices() -> None:
     assert answer_problems(2, {"anyOf": SCORE}, "answers") == []
+
+
+@pytest.mark.parametrize(
+    ("subset", "problems"),
+    [
+        ({"coherent": True}, []),
+        ({"status": "invalid-reason-input"}, []),
+        (
+            {"coherant": True},
+            ["expected_subset.coherant is not a key of reason's answers"],
+        ),
+        (  # each value whole: a partial mapping is told what it lacks
+            {"expectedReasons": "missing-title"},
+            ["expected_subset.expectedReasons is \"missing-title\" (a string), not a list"],
+        ),
+        (  # keys of two shapes: no answer holds both
+            {"coherent": True, "status": "invalid-reason-input"},
+            ["expected_subset.status is not a key of reason's answers"],
+        ),
+    ],
+)
+def test_a_subset_is_held_to_the_shapes_that_name_its_keys(
+    subset: dict[str, Any], problems: list[str]
+) -> None:
+    from pytest_rubric.core.schemacheck import subset_problems
+    from pytest_rubric.evaluators.builtin import REASON
+
+    assert REASON.answer_schema is not None
+    found = subset_problems(subset, REASON.answer_schema, "reason's answers")
+    assert [problem.split(";")[0] for problem in found] == problems

@@ -35,6 +35,9 @@ INPUT = (
 )
 
 
+LABELS = "      labels: {PASS: true, FAIL: false}\n"
+
+
 def load(folder: Path, text: str) -> list[Case]:
     """The cases of a case file written with ``text``, each dataset's rows as cases."""
     (folder / "c.rubric.yaml").write_text(text, encoding="utf-8")
@@ -230,7 +233,7 @@ def test_integer_ids_read_as_text_with_ids_as_text(tmp_path: Path) -> None:
     [
         (
             "      where: {judge: claude}\n",
-            "c.rubric.yaml:11:15: dataset 'where' leaves out every one of the 1 rows (judge is "
+            "c.rubric.yaml:11:15: dataset 'where' leaves out the only row (judge is "
             'not "claude": 1); the first: log.jsonl:1 holds "gpt-4o" at judge, so the dataset '
             "would be empty; write the values as the export holds them",
         ),
@@ -270,12 +273,53 @@ def test_a_column_the_csv_header_lacks_names_the_nearest(tmp_path: Path) -> None
 def test_a_dataset_that_cannot_be_read_is_its_case_files_collection_error(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "log.jsonl").write_text(json.dumps(good("d1")) + "\n{not json\n")
+    (tmp_path / "log.jsonl").write_text("{not json\n" + json.dumps(good("d1")) + "\n")
     with pytest.raises(CaseFileError) as raised:
         load(tmp_path, dataset_case("log.jsonl"))
     assert str(raised.value) == (
-        "c.rubric.yaml:3:5: dataset of case 'log': log.jsonl:2:2: invalid JSON: Expecting "
+        "c.rubric.yaml:3:5: dataset of case 'log': log.jsonl:1:2: invalid JSON: Expecting "
         "property name enclosed in double quotes; every line of a .jsonl ledger is one JSON object"
+    )
+
+
+def test_a_row_the_reader_refuses_fails_on_its_own_item_after_the_rows_before_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "log.jsonl").write_text(json.dumps(good("d1")) + "\n{not json\n")
+    first, broken = load(tmp_path, dataset_case("log.jsonl", LABELS))
+    assert first.name == "log[d1]" and first.problems == ()
+    assert broken.name == "log[line 2]"
+    assert [str(problem) for problem in broken.problems] == [
+        "c.rubric.yaml:3:5: log.jsonl:2:2: invalid JSON: Expecting property name enclosed in "
+        "double quotes; every line of a .jsonl ledger is one JSON object; the rows after it "
+        "are not read: fix it, and they run again"
+    ]
+
+
+def test_a_value_json_cannot_hold_is_its_rows_problem(tmp_path: Path) -> None:
+    import pyarrow
+    import pyarrow.parquet
+
+    table = pyarrow.table({"id": ["a", "b"], "score": [0.9, float("nan")]})
+    pyarrow.parquet.write_table(table, tmp_path / "s.parquet")
+    text = (
+        "evaluator: reason\ncases:\n  - id: s\n    dataset: {file: s.parquet, id: id, "
+        "input: {score: score}}\n    expected_subset: {coherent: true}\n"
+    )
+    good_row, bad_row = load(tmp_path, text)
+    assert good_row.problems == ()
+    assert [str(problem) for problem in bad_row.problems] == [
+        "c.rubric.yaml:3:5: s.parquet#row 2: the input.score is nan, which JSON cannot hold"
+    ]
+
+
+def test_an_id_with_whitespace_at_an_end_is_refused_as_a_lookalike(tmp_path: Path) -> None:
+    jsonl(tmp_path, good("x"), good("x "))
+    cases = load(tmp_path, dataset_case("log.jsonl", LABELS))
+    assert [case.name for case in cases] == ["log[x]", "log[line 2]"]
+    assert str(cases[1].problems[0]).endswith(
+        "log.jsonl:2: the ID 'x ' has leading or trailing whitespace, which would make two IDs "
+        "look alike; write it without"
     )
 
 

@@ -401,7 +401,7 @@ def test_a_join_side_whose_where_keeps_nothing_is_a_case_error(tmp_path: Path) -
         "labels: {PASS: true, FAIL: false}}\n",
     )
     assert outcome.problems == (
-        "c.rubric.yaml:5:68: side 'a': 'where' leaves out every one of the 1 rows (reason is "
+        "c.rubric.yaml:5:68: side 'a': 'where' leaves out the only row (reason is "
         'not "x": 1); the first: judge.jsonl:1 holds "r-h1" at reason, so the ledger would be '
         "empty; write the values as the export holds them",
     )

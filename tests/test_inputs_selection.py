@@ -202,7 +202,7 @@ def test_where_that_keeps_nothing_is_a_case_error_never_an_empty_ledger(tmp_path
     outcome = run_rows(tmp_path, rows, "{where: {status: submitted}}")
     assert outcome.outcome == CASE_ERROR
     assert outcome.problems == (
-        "c.rubric.yaml:5:22: 'where' leaves out every one of the 1 rows (status is not "
+        "c.rubric.yaml:5:22: 'where' leaves out the only row (status is not "
         '"submitted": 1); the first: e.jsonl:1 holds "Submitted" at status, so the ledger '
         "would be empty; write the values as the export holds them",
     )

@@ -170,7 +170,7 @@ def test_update_never_writes_into_a_dataset_and_says_so(
     result.stdout.fnmatch_lines(
         [
             "judge.rubric.yaml: dataset judge-2024-12: 2 rows not written: --rubric-update never "
-            "writes into a dataset file; fix what the rows say, or what the case expects of them"
+            "writes a dataset's rows; fix what the rows say, or what the case expects of them"
         ]
     )
     assert (pytester.path / "judge.rubric.yaml").read_text() == before
@@ -180,7 +180,7 @@ def test_update_never_writes_into_a_dataset_and_says_so(
 def test_a_log_that_cannot_be_read_is_a_collection_error_of_its_case_file(
     pytester: pytest.Pytester,
 ) -> None:
-    project(pytester, [*LOG[:2], "{broken"])
+    project(pytester, ["{broken", *LOG[:2]])
     pytester.makefile(
         ".rubric.yaml",
         other="evaluator: reason\ncases:\n  - id: ok\n    input: {fields: {title: true, "
@@ -190,15 +190,22 @@ def test_a_log_that_cannot_be_read_is_a_collection_error_of_its_case_file(
     result = pytester.runpytest()  # pytest stops at a collection error, as for any file
     result.assert_outcomes(errors=1)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    going_on = pytester.runpytest("--continue-on-collection-errors")
-    going_on.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(
         [
-            "*judge.rubric.yaml:3:5: dataset of case 'judge-2024-12': logs/decisions.jsonl:3:2: "
+            "*judge.rubric.yaml:3:5: dataset of case 'judge-2024-12': logs/decisions.jsonl:1:2: "
             "invalid JSON*"
         ]
     )
-    assert "INTERNALERROR" not in result.stdout.str()
+    going_on = pytester.runpytest("--continue-on-collection-errors")
+    going_on.assert_outcomes(passed=1, errors=1)
+    assert "INTERNALERROR" not in result.stdout.str() + going_on.stdout.str()
+
+
+def test_a_broken_line_fails_alone_after_the_rows_before_it(pytester: pytest.Pytester) -> None:
+    project(pytester, [*LOG[:2], "{broken", LOG[2]])
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["FAILED judge.rubric.yaml::judge-2024-12[[]line 3[]]*"])
 
 
 def test_rubric_check_holds_a_subset_to_the_answers_schema(pytester: pytest.Pytester) -> None:

@@ -42,10 +42,32 @@ _TYPES = {
 }
 
 
-def answer_problems(expected: JSON, schema: Mapping[str, JSON], whose: str) -> list[str]:
+def answer_problems(
+    expected: JSON, schema: Mapping[str, JSON], whose: str, named: str = "expected"
+) -> list[str]:
     """Why ``expected`` cannot be an answer ``schema`` allows (empty: it can be one);
-    ``whose`` names the answers in messages (``reason's answers``)."""
-    return _check(expected, dict(schema), "expected", whose)
+    ``whose`` names the answers in messages (``reason's answers``), ``named`` the value."""
+    return _check(expected, dict(schema), named, whose)
+
+
+def subset_problems(expected: JSON, schema: Mapping[str, JSON], whose: str) -> list[str]:
+    """Why ``expected`` (an ``expected_subset``) cannot be some keys of an answer ``schema``
+    allows, each value whole: held to the shapes that name every key it gives (else to
+    any shape, which says which key none has)."""
+    named = "expected_subset"
+    branches = schema.get("oneOf", schema.get("anyOf"))
+    shapes = [
+        shape
+        for shape in (branches if isinstance(branches, list) else [schema])
+        if isinstance(shape, dict)
+        and isinstance(shape.get("properties"), dict)
+        and isinstance(expected, dict)
+        and expected.keys() <= shape["properties"].keys()
+    ]
+    if not shapes:
+        return answer_problems(expected, subset_schema(schema), whose, named)
+    found = [answer_problems(expected, subset_schema(shape), whose, named) for shape in shapes]
+    return [] if [] in found else found[0]
 
 
 def subset_schema(schema: Mapping[str, JSON]) -> dict[str, JSON]:

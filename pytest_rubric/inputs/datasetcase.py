@@ -44,6 +44,13 @@ def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
         )
     if "dataset" not in case:
         return
+    if "expected" in case and case["expected"] is None:
+        refuse(
+            places["expected"][0],
+            "the dataset case's 'expected' is empty; write every row's whole expected answer "
+            "under it, or the keys each must hold as 'expected_subset:' (a dataset's rows are "
+            "never written by --rubric-update)",
+        )
     for other in ("input", "input_file", "ledger"):
         if other in case:
             refuse(

@@ -23,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple, cast
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, json_problem
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.labels import label_lookup
-from pytest_rubric.inputs.misfits import misfit
+from pytest_rubric.inputs.misfits import LedgerError, misfit
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
 from pytest_rubric.inputs.selection import Conditions, id_reader
 from pytest_rubric.inputs.source import InputFile
@@ -77,7 +78,23 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = 0
-    for row in ROW_SOURCES[base](file, case_file, cursor):
+    rows = ROW_SOURCES[base](file, case_file, cursor)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except LedgerError:
+            raise
+        except RubricInputError as exc:
+            if not read:
+                raise  # nothing could be read: the file's own fault
+            # A row the reader refuses: its own item fails; the reader cannot go on past it.
+            number = cursor.position
+            label = label_of.format(number - 1 if base == ".json" else number)
+            words = f"{exc}; the rows after it are not read: fix it, and they run again"
+            yield _refused(label, place(number), words)
+            return
         read += 1
         if conditions.checks and type(row) is dict and not conditions.kept(row):
             continue
@@ -97,6 +114,10 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
         made = build(row)
         if isinstance(made, str):
             yield _refused(label, where, f"{where}: {made}")
+            continue
+        unfit = json_problem(made, "the input")  # a Parquet NaN, say: no JSON holds it
+        if unfit is not None:
+            yield _refused(label, where, f"{where}: {unfit}")
             continue
         expected: dict[str, JSON] | None = None
         if get_expected is not None:
@@ -135,9 +156,19 @@ def _id_problem(case_id: object, path: KeyPath, where: str, first: dict[str, str
         return f"{where}: the ID at {shown!r} is {describe(case_id)}, not text{hint}"
     if not case_id.strip(JS_WHITESPACE_CHARS):
         return f"{where}: the ID at {shown!r} is {describe(case_id)}, which is blank"
+    if case_id != case_id.strip():
+        return (
+            f"{where}: the ID {escape_controls(repr(case_id))} has leading or trailing "
+            "whitespace, which would make two IDs look alike; write it without"
+        )
     unsafe = next((part for part in UNSAFE_ID_PARTS if part in case_id), None)
     if unsafe is not None or escape_controls(case_id) != case_id:
-        what = repr(unsafe) if unsafe is not None else "a control or line-breaking character"
+        what = (
+            repr(unsafe)
+            if unsafe is not None
+            else "a character that would reach terminals and reports raw (a control, "
+            "line-breaking or direction-changing character, or half a surrogate pair)"
+        )
         return (
             f"{where}: the ID {escape_controls(repr(case_id))} holds {what}, which would break "
             "its pytest node ID; IDs of dataset rows are letters, digits and punctuation "

@@ -25,7 +25,7 @@ from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
 from pytest_rubric.inputs.keypaths import KeyPath, index_of
-from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.inputs.misfits import misfit
 
 #: The document is read this many characters at a time (more while a row is longer).
 CHUNK = 1 << 20
@@ -346,6 +346,5 @@ def _described(text: _Text, records: KeyPath | None, message: str) -> RubricInpu
     """A ``records`` path the document does not fit, named where the case file writes it."""
     if records is None or not text.case_file:
         return RubricInputError(f"{text.display}: 'records' {message}")
-    line, col = records.at
     written = escape_controls(repr(records.written))
-    return LedgerError(f"{text.case_file}:{line}:{col}: 'records' {written} {message}")
+    return misfit(text.case_file, records.at, f"'records' {written} {message}")

@@ -227,12 +227,12 @@ class Conditions:
         total = sum(self.left_out.values())
         why = "; ".join(f"{reason}: {count}" for reason, count in self.left_out.items())
         first = "" if self.first is None else f"; the first: {self.first}"
+        counted = f"the only {what[:-1]}" if total == 1 else f"every one of the {total} {what}"
         return misfit(
             case_file,
             self.paths[0].at,
-            f"{named}'where' leaves out every one of the {total} "
-            f"{what} ({why}){first}, so the {holder} would be empty; write the values as the "
-            "export holds them",
+            f"{named}'where' leaves out {counted} ({why}){first}, so the {holder} would be "
+            "empty; write the values as the export holds them",
         )
 
 

@@ -96,7 +96,7 @@ def _place(problem: str) -> tuple[str, int, int]:
 
 def run_check(config: pytest.Config, session: pytest.Session) -> int:
     from pytest_rubric.core.jsonvalues import escape_controls
-    from pytest_rubric.core.schemacheck import answer_problems, subset_schema
+    from pytest_rubric.core.schemacheck import answer_problems, subset_problems
     from pytest_rubric.plugin.checkanswers import AnswerPlaces, placed
     from pytest_rubric.plugin.items import RubricItem
     from pytest_rubric.reports.schema import widened
@@ -132,9 +132,12 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
             if not isinstance(wide, dict):
                 continue
             schema = wide
-        if case.subset:  # the keys it names, each as an answer holds it
-            schema = subset_schema(schema)
-        problems = answer_problems(case.expected, schema, f"{item.evaluator.name}'s answers")
+        whose = f"{item.evaluator.name}'s answers"
+        problems = (
+            subset_problems(case.expected, schema, whose)
+            if case.subset
+            else answer_problems(case.expected, schema, whose)
+        )
         if not problems:
             continue
         if row is not None and row.own_expected:  # written in the dataset file, at its row

@@ -70,7 +70,7 @@ def placed(
     """Where each of ``problems`` (schema problems of case ``index``'s ``expected``, written
     under ``key``) is written (``None``: not found), and its words with a plain run's
     hint for the slip."""
-    parts = sorted(_parts(expected, (), "expected"), key=lambda part: -len(part[0]))
+    parts = sorted(_parts(expected, (), key), key=lambda part: -len(part[0]))
     return [_placed(problem, parts, places, index, key) for problem in problems]
 
 

@@ -147,8 +147,8 @@ class UpdateRun:
             terminalreporter.write_line(
                 escape_controls(
                     f"{where}: dataset {case}: {plural(count, 'row')} not written: "
-                    "--rubric-update never writes into a dataset file; fix what the rows "
-                    "say, or what the case expects of them"
+                    "--rubric-update never writes a dataset's rows; fix what the rows say, "
+                    "or what the case expects of them"
                 ),
                 yellow=True,
             )
