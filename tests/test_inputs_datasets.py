@@ -287,7 +287,8 @@ def test_a_row_the_reader_refuses_fails_on_its_own_item_after_the_rows_before_it
 ) -> None:
     (tmp_path / "log.jsonl").write_text(json.dumps(good("d1")) + "\n{not json\n")
     first, broken = load(tmp_path, dataset_case("log.jsonl", LABELS))
-    assert first.name == "log[d1]" and first.problems == ()
+    assert first.name == "log[d1]"
+    assert first.problems == ()
     assert broken.name == "log[line 2]"
     assert [str(problem) for problem in broken.problems] == [
         "c.rubric.yaml:3:5: log.jsonl:2:2: invalid JSON: Expecting property name enclosed in "
