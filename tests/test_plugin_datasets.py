@@ -216,7 +216,7 @@ def test_rubric_check_holds_a_subset_to_the_answers_schema(pytester: pytest.Pyte
     result = pytester.runpytest("--rubric-check")
     result.stdout.fnmatch_lines(
         [
-            "judge.rubric.yaml:12:23: case 'judge-2024-12': expected.coherant is not a key of "
+            "judge.rubric.yaml:12:23: case 'judge-2024-12': expected_subset.coherant is not a key of "
             "reason's answers; did you mean 'coherent'?"
         ]
     )
