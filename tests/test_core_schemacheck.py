@@ -120,7 +120,7 @@ def test_anyof_takes_a_value_that_fits_several_choices() -> None:
         ),
         (  # each value whole: a partial mapping is told what it lacks
             {"expectedReasons": "missing-title"},
-            ["expected_subset.expectedReasons is \"missing-title\" (a string), not a list"],
+            ['expected_subset.expectedReasons is "missing-title" (a string), not a list'],
         ),
         (  # keys of two shapes: no answer holds both
             {"coherent": True, "status": "invalid-reason-input"},
