@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import xml.etree.ElementTree as ET
@@ -528,18 +529,8 @@ def test_a_sealed_record_takes_the_packed_input_as_encoding_its_copy_writes_it(
 
     case = Case(name="a", index=0, place=Place(line=3, col=5), packed_input=pack(value))
     ended: Any = ("skipped", "a reason") if skipped else None
-    apart = case_record(
-        None,
-        case=case,
-        nodeid="c::a",
-        file="c.rubric.yaml",
-        input_file="",
-        evaluator="x",
-        full=True,
-        ended=ended,
-        input_apart=True,
-    )
-    whole = case_record(
+    record = functools.partial(
+        case_record,
         None,
         case=case,
         nodeid="c::a",
@@ -549,6 +540,7 @@ def test_a_sealed_record_takes_the_packed_input_as_encoding_its_copy_writes_it(
         full=True,
         ended=ended,
     )
+    apart, whole = record(input_apart=True), record()
     assert whole["input"] == plain_copy(case.packed_input)
     if type(case.packed_input) is str:
         assert input_set_apart(apart)

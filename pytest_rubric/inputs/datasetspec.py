@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
-from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.keypaths import KeyPath, path_from_json, place_from_json, read_key_path
-from pytest_rubric.inputs.labels import Position, Report, read_labels
+from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import (
     EVERY_ROW,
     Selection,
@@ -184,14 +183,10 @@ def read_dataset(
     def value_at(key: str) -> Position:
         return places.get(key, (at, at))[1]
 
-    for key in block:
-        if key not in DATASET_KEYS:
-            close = nearest(key, DATASET_KEYS)
-            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(DATASET_KEYS)}"
-            refuse(
-                places.get(key, (at, at))[0],
-                f"'{escape_controls(key)}' is not a dataset key; {hint}",
-            )
+    def key_at(key: str) -> Position:
+        return places.get(key, (at, at))[0]
+
+    refuse_unknown_keys(block, DATASET_KEYS, "a dataset key", key_at, refuse)
     for key, what in (
         ("file", "the file of rows, e.g. 'file: logs/decisions.jsonl'"),
         ("id", "the key path of each row's case ID, e.g. 'id: decision_id'"),

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
-from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.keypaths import (
     KeyPath,
@@ -29,7 +28,7 @@ from pytest_rubric.inputs.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Position, Report, read_labels
+from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import Selection, read_selection, selection_from_json
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
@@ -114,14 +113,7 @@ def read_side(
     def note(where: Position, message: str) -> None:
         problems.append((where, message))
 
-    for key in block:
-        if key not in SIDE_KEYS:
-            close = nearest(key, SIDE_KEYS)
-            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(SIDE_KEYS)}"
-            note(
-                key_at(key),
-                f"'{escape_controls(key)}' is not a key of a side of a join ('{name}'); {hint}",
-            )
+    refuse_unknown_keys(block, SIDE_KEYS, f"a key of a side of a join ('{name}')", key_at, note)
     written = block.get("input_file")
     fmt = ""
     if not isinstance(written, str) or not written.strip():

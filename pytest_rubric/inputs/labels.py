@@ -8,10 +8,27 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 from pytest_rubric.core.jsonvalues import JSON, boolean_slip, describe, escape_controls, show
+from pytest_rubric.core.nearest import nearest
 
 Position = tuple[int, int]
 #: ``problem(position, message)``: report a problem of the block.
 Report = Callable[[Position, str], None]
+
+
+def refuse_unknown_keys(
+    block: Mapping[str, object],
+    known: Sequence[str],
+    what: str,
+    key_at: Callable[[str], Position],
+    refuse: Report,
+) -> None:
+    """Refuse each key of ``block`` not among ``known`` (``what`` names such a key in the
+    message: ``a ledger key``), at its place, with the nearest known key or the list."""
+    for key in block:
+        if key not in known:
+            close = nearest(key, known)
+            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(known)}"
+            refuse(key_at(key), f"'{escape_controls(key)}' is not {what}; {hint}")
 
 
 def read_labels(

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
-from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.joinspec import (
     JOIN_LEDGER_KEYS,
     Side,
@@ -50,7 +49,7 @@ from pytest_rubric.inputs.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Position, Report, read_labels
+from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import (
     EVERY_ROW,
     Selection,
@@ -272,11 +271,7 @@ def read_ledger(
     def value_at(key: str) -> Position:
         return places.get(key, (at, at))[1]
 
-    for key in block:
-        if key not in LEDGER_KEYS:
-            close = nearest(key, LEDGER_KEYS)
-            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(LEDGER_KEYS)}"
-            refuse(key_at(key), f"'{escape_controls(key)}' is not a ledger key; {hint}")
+    refuse_unknown_keys(block, LEDGER_KEYS, "a ledger key", key_at, refuse)
     if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
         ledger = _join(block, at, keys, items, refuse, key_at, value_at)
         for where, message in problems:

@@ -367,16 +367,7 @@ table.matrix td.disagree { color: #a3330f; }
           fields]));
       });
       table.append(fragment);
-      const pager = el("div", {class: "pager"});
-      if (pages > 1) {
-        const prev = el("button", {type: "button", class: "prev", text: "\\u2190 previous"});
-        const next = el("button", {type: "button", class: "next", text: "next \\u2192"});
-        prev.disabled = state.page === 0;
-        next.disabled = state.page >= pages - 1;
-        prev.addEventListener("click", () => { state.page--; render(); });
-        next.addEventListener("click", () => { state.page++; render(); });
-        pager.append(prev, next, el("span", {class: "muted", text: "page " + (state.page + 1) + " of " + pages}));
-      }
+      const pager = pagerOf(state, pages, render);
       rowsBox.replaceChildren(heading, table, pager);
     }
     render();
@@ -414,6 +405,21 @@ table.matrix td.disagree { color: #a3330f; }
     return box;
   }
 
+  // Previous and next buttons over ``pages`` pages of rows, ``state.page`` the one shown.
+  function pagerOf(state, pages, render) {
+    const pager = el("div", {class: "pager"});
+    if (pages > 1) {
+      const prev = el("button", {type: "button", class: "prev", text: "\\u2190 previous"});
+      const next = el("button", {type: "button", class: "next", text: "next \\u2192"});
+      prev.disabled = state.page === 0;
+      next.disabled = state.page >= pages - 1;
+      prev.addEventListener("click", () => { state.page--; render(); });
+      next.addEventListener("click", () => { state.page++; render(); });
+      pager.append(prev, next, el("span", {class: "muted", text: "page " + (state.page + 1) + " of " + pages}));
+    }
+    return pager;
+  }
+
   function datasetSection(dataset, number) {
     const box = el("section", {class: "dataset", id: "dataset-" + number});
     const title = el("h3", {}, [idNode(dataset.case), " "]);
@@ -436,16 +442,7 @@ table.matrix td.disagree { color: #a3330f; }
         section.querySelector("h3 .muted").textContent = row.row + " \u00b7 " + row.evaluator + " ";
         return section;
       });
-      const pager = el("div", {class: "pager"});
-      if (pages > 1) {
-        const prev = el("button", {type: "button", class: "prev", text: "\u2190 previous"});
-        const next = el("button", {type: "button", class: "next", text: "next \u2192"});
-        prev.disabled = state.page === 0;
-        next.disabled = state.page >= pages - 1;
-        prev.addEventListener("click", () => { state.page--; render(); });
-        next.addEventListener("click", () => { state.page++; render(); });
-        pager.append(prev, next, el("span", {class: "muted", text: "page " + (state.page + 1) + " of " + pages}));
-      }
+      const pager = pagerOf(state, pages, render);
       rowsBox.replaceChildren(...shown, pager);
     }
     render();
