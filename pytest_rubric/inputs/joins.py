@@ -28,12 +28,14 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import vocabulary
+from pytest_rubric.inputs.misfits import misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes
-from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
+from pytest_rubric.inputs.rows import ROW_SOURCES, document_place, group_of_last
 from pytest_rubric.inputs.selection import Conditions, id_reader
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
@@ -66,11 +68,18 @@ class JoinedRows:
         self.case_file = case_file
         self.sides = file.sides
         self._last: tuple[int, int] | None = None  # the row handed over last: side, number
+        #: ``group_by``: the value side a's row read last holds at its path.
+        self._group_value: object = ABSENT
+        self._groups: GroupTally | None = None  # the latest pass's
         #: Each pass's findings, as ("rows" | "blocks", findings), in the order taken.
         self._passes: list[tuple[str, Findings]] = []
 
     def __iter__(self) -> Iterator[JSON]:
         findings = Findings()
+        group_by = self.file.ledger.group_by if self.file.ledger is not None else None
+        if group_by is not None:
+            findings.groups = GroupTally(group_by)
+        self._groups = findings.groups
         self._passes.append(("rows", findings))
         return self._joined(findings)
 
@@ -82,6 +91,8 @@ class JoinedRows:
         exactly what is wrong and where."""
         findings = Findings()
         self._passes.append(("blocks", findings))
+        if self.file.ledger is not None and self.file.ledger.group_by is not None:
+            return iter((None,))  # each row's group is read one at a time
         return self._blocks(findings)
 
     def _blocks(self, findings: Findings) -> Iterator[LabelBlock | None]:
@@ -164,6 +175,7 @@ class JoinedRows:
             dict(labels) if labels is not None and all(type(w) is str for w, _ in labels) else None
         )
         used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b"}
+        groups = self._groups if index == 0 else None
         kept_any = False
         try:
             for row in rows:
@@ -196,6 +208,8 @@ class JoinedRows:
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
                 case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
+                if groups is not None:
+                    self._group_value = groups.read(row)
                 yield case_id, label, outside, cursor.position, kept
         except RubricInputError:
             raise
@@ -257,6 +271,8 @@ class JoinedRows:
                 row["b"] = other[1]
             if fields:
                 row.update(fields)
+            if findings.groups is not None:
+                findings.groups.add(row, self._group_value)
             yield hand(row, 0, read, other)
         rest = heapq.merge(  # b's IDs that a lacks (first seen: one side only), and the rest
             ((read[3], True, read) for case_id, read in held.items() if case_id not in seen),
@@ -270,14 +286,25 @@ class JoinedRows:
             if alone and len(one_side) < ONE_SIDE_NAMED:
                 place = self.place(1, read[3])
                 one_side.append(f"{escape_controls(repr(case_id))} ({place}, b only)")
+            if findings.groups is not None:  # side a has no row of it: no group value
+                findings.groups.add(row, ABSENT)
             yield hand(row, 1, read, None)
         findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, count_b))
         findings.left_out = left_out
+        if findings.groups is not None and findings.groups.nowhere():
+            path = findings.groups.path
+            words = nowhere_words(findings.groups, self.sides[0].display)
+            raise misfit(self.case_file, path.at, words)
         findings.whole = True
 
     def here(self) -> str:
         """The row handed over last, with its file: ``file:LINE`` (or ``#row N``...)."""
         return self.display if self._last is None else self.place(*self._last)
+
+    def group(self) -> str | None:
+        """The label of the group of the row the latest pass handed over last (``None``
+        without ``group_by``)."""
+        return group_of_last(self._passes)
 
     def where(self, index: int) -> str:
         """Row ``index``, the row handed over last, named for people."""

@@ -33,7 +33,7 @@ from pytest_rubric.inputs.selection import Selection, read_selection, selection_
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
-JOIN_LEDGER_KEYS = ("a", "b", "labels", "graders")
+JOIN_LEDGER_KEYS = ("a", "b", "labels", "graders", "group_by")
 
 Labels = tuple[tuple[JSON, bool], ...]
 

@@ -225,3 +225,48 @@ def _number(text: str) -> int | float | None:
 def _quoted(word: str) -> str:
     """``word`` as a single-quoted YAML scalar (read as text whatever it says)."""
     return escape_controls("'" + word.replace("'", "''") + "'")
+
+
+def read_graders(
+    block: dict[str, JSON],
+    key_at: Callable[[str], Position],
+    value_at: Callable[[str], Position],
+    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    refuse: Report,
+) -> tuple[str, str] | None:
+    if "graders" not in block:
+        return None
+    value = block["graders"]
+    if not isinstance(value, dict):
+        refuse(
+            value_at("graders"),
+            f"'graders' must be a mapping, not {describe(value)}; write e.g. "
+            "'graders: {a: judge, b: editor}'",
+        )
+        return None
+    places = keys.get(id(value), {})
+    for key in value:
+        if key not in ("a", "b"):
+            refuse(
+                places.get(key, (value_at("graders"),))[0],
+                f"'graders' names a and b only, not {escape_controls(repr(key))}; write "
+                "'graders: {a: NAME, b: NAME}' (a and b stay a and b in the answer)",
+            )
+            return None
+    names = []
+    for key in ("a", "b"):
+        name = value.get(key)
+        if not isinstance(name, str) or not name.strip() or escape_controls(name) != name:
+            where = places[key][1] if key in places else value_at("graders")
+            refuse(
+                where,
+                f"'graders' needs a name for {key} as text people read"
+                + ("" if key not in value else f", not {describe(name)}")
+                + "; write e.g. 'graders: {a: judge, b: editor}'",
+            )
+            return None
+        names.append(name)
+    if names[0] == names[1]:
+        refuse(value_at("graders"), f"'graders' gives a and b one name {names[0]!r}; name each")
+        return None
+    return names[0], names[1]

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import cast
 
 from pytest_rubric.core.compare import json_equal
+from pytest_rubric.inputs.groups import GroupTally
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.labels import Labels, label_lookup, outside_hint
 from pytest_rubric.inputs.ledgerspec import Ledger
@@ -133,10 +134,14 @@ def note_dotted(
 
 
 def mapped_rows(
-    rows: Iterable[object], ledger: Ledger, notes: Findings, where: Callable[[], str]
+    rows: Iterable[object],
+    ledger: Ledger,
+    notes: Findings,
+    where: Callable[[], str],
+    groups: GroupTally | None = None,
 ) -> Iterator[object]:
     """The rows of a one-row-per-case export as ledger rows. ``where()`` names the row
-    just read (for notes)."""
+    just read (for notes); ``groups`` takes each row handed over with its group's value."""
     get_id, get_a, get_b = (
         id_reader(ledger.id, ledger.selection),
         getter(ledger.a),
@@ -173,6 +178,8 @@ def mapped_rows(
         for key, value in row.items():
             if key not in used:
                 out[key] = value
+        if groups is not None:
+            groups.add(out, groups.read(row))
         yield out
 
 
@@ -190,6 +197,7 @@ def paired_judgements(
     at_line: Callable[[int], None],
     find_lone: Callable[[], frozenset[str] | None] | None = None,
     case_file: str = "",
+    groups: GroupTally | None = None,
 ) -> Iterator[object]:
     """The rows of a one-row-per-judgement export as one ledger row per case, in the order
     of each case's first judgement.
@@ -209,6 +217,8 @@ def paired_judgements(
       judgement: :class:`~pytest_rubric.inputs.ledgerspec.LedgerError` (``case_file``
       names the case file), raised once every judgement is read, never an empty ledger.
     - A grader is matched under strict JSON equality: ``'7'`` is not ``7``.
+    - ``groups`` takes each row handed over with its group's value, as the case's first
+      judgement holds it.
 
     Memory follows the cases still waiting for their second judgement: a case's row is
     held from its first judgement until it and every case judged first before it are
@@ -228,7 +238,8 @@ def paired_judgements(
     plain = ledger.labels is None
     # ID -> [line of its first judgement, ID, a's label, b's label, the first judgement
     #        (its fields once both are read), judged (bits), whether it holds the first
-    #        label outside the vocabulary, whether both judgements' fields are merged]
+    #        label outside the vocabulary, whether both judgements' fields are merged,
+    #        the value of its group in its first judgement]
     held: OrderedDict[str, list[object]] = OrderedDict()
     done: set[str] = set()
     ignored = notes.ignored
@@ -239,7 +250,7 @@ def paired_judgements(
 
     def row_of(entry: list[object]) -> dict[str, object]:
         nonlocal handed
-        first_line, case_id, a, b, read, _, outside, merged = entry
+        first_line, case_id, a, b, read, _, outside, merged, group = entry
         at_line(first_line)  # type: ignore[arg-type]
         row: dict[str, object] = {"id": case_id}
         if a is not ABSENT:
@@ -256,9 +267,13 @@ def paired_judgements(
         if outside:
             notes.handed_over(handed)
         handed += 1
+        if groups is not None:
+            groups.add(row, group)
         return row
 
-    def alone(case_id: object, side: str, value: object, outside: bool) -> dict[str, object]:
+    def alone(
+        case_id: object, side: str, value: object, outside: bool, judgement: object
+    ) -> dict[str, object]:
         """A judgement as a row of its own, after every row held (which came first)."""
         nonlocal handed
         row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
@@ -268,6 +283,8 @@ def paired_judgements(
             notes.handed_over(handed)
         notes.note_id(handed, case_id, where)
         handed += 1
+        if groups is not None:
+            groups.add(row, groups.read(judgement))
         return row
 
     for judgement in judgements:
@@ -322,6 +339,7 @@ def paired_judgements(
                 3 if case_id in lone else bit,
                 outside,
                 False,
+                ABSENT if groups is None else groups.read(judgement),
             ]
             entry[side] = value
             held[case_id] = entry
@@ -338,7 +356,7 @@ def paired_judgements(
             while held:
                 yield row_of(held.popitem(last=False)[1])
             at_line(line())
-            yield alone(case_id, name, value, outside)
+            yield alone(case_id, name, value, outside, judgement)
             continue
         else:
             first_side = "a" if entry[5] == 1 else "b"

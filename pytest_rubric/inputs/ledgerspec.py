@@ -14,6 +14,7 @@ The names are the format (the SPEC pins them)::
       records: results.results     # a .json document: the key path of its list of rows
       where: {status: submitted}   # keep only the rows (or judgements) holding these values
       ids: as-text                 # an integer ID read as its decimal text
+      group_by: category           # the breakdown people read (evidence, report, page)
 
 ``a`` and ``b`` may instead each describe one grader's own file (a join: see
 :mod:`~pytest_rubric.inputs.joinspec`).
@@ -49,7 +50,13 @@ from pytest_rubric.inputs.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
+from pytest_rubric.inputs.labels import (
+    Position,
+    Report,
+    read_graders,
+    read_labels,
+    refuse_unknown_keys,
+)
 from pytest_rubric.inputs.selection import (
     EVERY_ROW,
     Selection,
@@ -69,6 +76,7 @@ LEDGER_KEYS = (
     "records",
     "where",
     "ids",
+    "group_by",
 )
 PER_ROW = "per-row"
 PER_JUDGEMENT = "per-judgement"
@@ -101,6 +109,9 @@ class Ledger:
     #: A side of a join read as a ledger of its own: ``a`` or ``b`` (its messages then name
     #: ``a.id`` and ``a.label``, its ``a`` and ``b`` being the side's label); else empty.
     side: str = ""
+    #: ``group_by``: the path of the value each row's group is (for a join, in side a's
+    #: rows), or ``None``.
+    group_by: KeyPath | None = None
 
     #: How messages name the block a key path is written in.
     block = "ledger"
@@ -108,11 +119,12 @@ class Ledger:
     def named(self) -> list[tuple[str, KeyPath | None]]:
         """The key paths a file's header or schema is checked against, each with the key
         messages name it by."""
+        grouped = [] if self.group_by is None else [("group_by", self.group_by)]
         if self.side:
-            return [(f"{self.side}.id", self.id), (f"{self.side}.label", self.a)]
+            return [(f"{self.side}.id", self.id), (f"{self.side}.label", self.a), *grouped]
         if self.per_judgement:
-            return [("id", self.id), ("grader", self.grader), ("label", self.label)]
-        return [("id", self.id), ("a", self.a), ("b", self.b)]
+            return [("id", self.id), ("grader", self.grader), ("label", self.label), *grouped]
+        return [("id", self.id), ("a", self.a), ("b", self.b), *grouped]
 
     def vocabulary(self) -> str:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
@@ -139,6 +151,7 @@ class Ledger:
             "selection": self.selection.to_json(),
             "join": None if self.join is None else [side.to_json() for side in self.join],
             "side": self.side,
+            "group_by": path(self.group_by),
         }
 
 
@@ -183,6 +196,7 @@ def from_json(value: Any) -> Ledger:
         if join is None
         else (side_from_json(join[0], _labels), side_from_json(join[1], _labels)),
         side=_side(value["side"]),
+        group_by=path_from_json(value["group_by"]),
     )
 
 
@@ -361,8 +375,9 @@ def read_ledger(
                     f"{escape_controls(repr(one.written))}; each names its own",
                 )
     labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    graders = _graders(block, key_at, value_at, keys, refuse)
+    graders = read_graders(block, key_at, value_at, keys, refuse)
     selection = read_selection(block, value_at, keys, items, refuse, fmt)
+    group_by = path("group_by", None)
     if problems:
         for where, message in problems:
             problem(where, message)
@@ -383,6 +398,7 @@ def read_ledger(
         b_name=b_name,
         labels_at=value_at("labels"),
         selection=selection,
+        group_by=group_by,
     )
 
 
@@ -421,8 +437,14 @@ def _join(
         for name in ("a", "b")
     )
     labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    graders = _graders(block, key_at, value_at, keys, refuse)
+    graders = read_graders(block, key_at, value_at, keys, refuse)
     side_a, side_b = sides
+    group_by = None
+    if "group_by" in block:  # a key of side a's rows, read as side a's file holds keys
+        side_csv = side_a is not None and format_of(side_a.input_file).removesuffix(".gz") == ".csv"
+        group_by = read_key_path(
+            block["group_by"], "group_by", value_at("group_by"), items, refuse, side_csv
+        )
     if side_a is None or side_b is None:
         return None
     return Ledger(
@@ -433,6 +455,7 @@ def _join(
         graders=graders,
         labels_at=value_at("labels"),
         join=(side_a, side_b),
+        group_by=group_by,
     )
 
 
@@ -443,48 +466,3 @@ def same_grader(first: object, second: object) -> bool:
         return type(first) is type(second) and first == second
     numbers = (int, float)
     return type(first) in numbers and type(second) in numbers and first == second
-
-
-def _graders(
-    block: dict[str, JSON],
-    key_at: Callable[[str], Position],
-    value_at: Callable[[str], Position],
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    refuse: Report,
-) -> tuple[str, str] | None:
-    if "graders" not in block:
-        return None
-    value = block["graders"]
-    if not isinstance(value, dict):
-        refuse(
-            value_at("graders"),
-            f"'graders' must be a mapping, not {describe(value)}; write e.g. "
-            "'graders: {a: judge, b: editor}'",
-        )
-        return None
-    places = keys.get(id(value), {})
-    for key in value:
-        if key not in ("a", "b"):
-            refuse(
-                places.get(key, (value_at("graders"),))[0],
-                f"'graders' names a and b only, not {escape_controls(repr(key))}; write "
-                "'graders: {a: NAME, b: NAME}' (a and b stay a and b in the answer)",
-            )
-            return None
-    names = []
-    for key in ("a", "b"):
-        name = value.get(key)
-        if not isinstance(name, str) or not name.strip() or escape_controls(name) != name:
-            where = places[key][1] if key in places else value_at("graders")
-            refuse(
-                where,
-                f"'graders' needs a name for {key} as text people read"
-                + ("" if key not in value else f", not {describe(name)}")
-                + "; write e.g. 'graders: {a: judge, b: editor}'",
-            )
-            return None
-        names.append(name)
-    if names[0] == names[1]:
-        refuse(value_at("graders"), f"'graders' gives a and b one name {names[0]!r}; name each")
-        return None
-    return names[0], names[1]

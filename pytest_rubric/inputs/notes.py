@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text, show
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.inputs.groups import GroupTally
 from pytest_rubric.inputs.keypaths import index_of
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.misfits import LedgerError
@@ -99,6 +100,10 @@ class ReadNotes:
     dotted: str | None = None
     #: The first row handed over whose ID is an integer: its index, place and ID.
     int_id: tuple[int, str, int] | None = None
+    #: ``group_by`` as written, and the groups of a ledger read whole (each as the
+    #: report's ``review.groups`` holds it), in the order of their first row.
+    group_by: str | None = None
+    groups: tuple[dict[str, JSON], ...] | None = None
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -168,6 +173,8 @@ class ReadNotes:
         words when ``evidence.about`` is that row's label, after them otherwise (an
         identity problem, another row, the other side)."""
         facts, outside = self.facts(), self.problem()
+        if self.groups is not None and evidence is not None and evidence.problem is None:
+            facts[f"by {escape_controls(self.group_by or '')}"] = group_facts(self.groups)
         int_id = self.int_id
         if (
             int_id is not None
@@ -197,6 +204,19 @@ class ReadNotes:
         return Evidence(facts={**base.facts, **facts}, problem=problem, about=base.about)
 
 
+def group_facts(groups: tuple[dict[str, JSON], ...]) -> dict[str, JSON]:
+    """The groups as evidence shows them: by label, each group's matrix, agreement over
+    total and disagreement IDs, in the order of their first row."""
+    return {
+        str(group["label"]): {
+            "matrix": group["matrix"],
+            "agreement": f"{group['agreement']}/{group['total']}",
+            "disagreements": group["disagreements"],
+        }
+        for group in groups
+    }
+
+
 class Findings:
     """The notes one pass takes as it reads (each pass its own: a second pass, to find a
     repeated ID's first place, takes its own and leaves the first's alone)."""
@@ -204,6 +224,7 @@ class Findings:
     __slots__ = (
         "dotted",
         "graders",
+        "groups",
         "ignored",
         "int_id",
         "judged",
@@ -232,6 +253,8 @@ class Findings:
         self.one_side: list[str] = []
         self.dotted: str | None = None
         self.int_id: tuple[int, str, int] | None = None
+        #: ``group_by``: the groups of the rows handed over.
+        self.groups: GroupTally | None = None
 
     def note_id(self, index: int, case_id: object, where: Callable[[], str]) -> None:
         """Row ``index`` is handed over with ``case_id``: the first integer is noted."""
@@ -273,6 +296,8 @@ class Findings:
             tuple(self.one_side),
             self.dotted,
             self.int_id,
+            None if self.groups is None else self.groups.path.written,
+            None if self.groups is None or not self.whole else tuple(self.groups.groups()),
         )
 
 

@@ -26,6 +26,7 @@ from pytest_rubric.core.jsonvalues import JSON, escape_controls
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
 from pytest_rubric.inputs.judgementblocks import judgement_blocks
@@ -33,7 +34,7 @@ from pytest_rubric.inputs.judgements import judgements_of, kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.inputs.misfits import LedgerError, misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes, path_break
 from pytest_rubric.inputs.selection import Conditions
 from pytest_rubric.inputs.source import InputFile
@@ -177,6 +178,8 @@ class FileRows:
         if ledger is None:
             return raw
         findings = Findings()
+        if ledger.group_by is not None:
+            findings.groups = GroupTally(ledger.group_by)
         self._passes.append(("rows", findings))
         return self._mapped(raw, cursor, findings)
 
@@ -211,10 +214,18 @@ class FileRows:
                     return lone_judgements(file)
 
             rows = paired_judgements(
-                raw, ledger, findings, here, line, at_line, find_lone, self.case_file
+                raw,
+                ledger,
+                findings,
+                here,
+                line,
+                at_line,
+                find_lone,
+                self.case_file,
+                findings.groups,
             )
         else:
-            rows = mapped_rows(raw, ledger, findings, here)
+            rows = mapped_rows(raw, ledger, findings, here, findings.groups)
         handed = False
         try:
             for row in rows:
@@ -226,6 +237,9 @@ class FileRows:
             raise unreadable(here(), exc) from None
         if conditions.left_out and not handed:  # never an empty ledger
             raise _none_kept(ledger, conditions, self.case_file)
+        groups = findings.groups
+        if groups is not None and groups.nowhere():  # never one group of a misspelt key
+            raise misfit(self.case_file, groups.path.at, nowhere_words(groups, self.display))
         findings.left_out = conditions.left_out
         findings.whole = True
 
@@ -247,6 +261,11 @@ class FileRows:
         """Where the row the latest pass handed over last is: ``:LINE``, or ``#row N``."""
         return self.place(self._cursor.line)
 
+    def group(self) -> str | None:
+        """The label of the group of the row the latest pass handed over last (``None``
+        without ``group_by``)."""
+        return group_of_last(self._passes)
+
     def where(self, index: int) -> str:
         """Row ``index``, the row the latest pass handed over last, named for people."""
         return f"{self.display}{self.place(self._cursor.line)} rows[{index}]"
@@ -260,7 +279,12 @@ class FileRows:
         blocks = BLOCK_SOURCES.get(self.base)
         ledger = self.file.ledger
         if blocks is None or (
-            ledger is not None and (ledger.selection.where or ledger.selection.ids_as_text)
+            ledger is not None
+            and (
+                ledger.selection.where
+                or ledger.selection.ids_as_text
+                or ledger.group_by is not None  # each row's group is read one at a time
+            )
         ):
             return iter((None,))
         findings = Findings()
@@ -279,6 +303,14 @@ class FileRows:
         if chosen is None:
             chosen = next((found for _, found in self._passes if found.whole), None)
         return None if chosen is None else chosen.notes(ledger.vocabulary())
+
+
+def group_of_last(passes: list[tuple[str, Findings]]) -> str | None:
+    """The label of the group of the row the latest pass of ``passes`` handed over last."""
+    if not passes:
+        return None
+    groups = passes[-1][1].groups
+    return None if groups is None else groups.last
 
 
 def _none_kept(ledger: Ledger, conditions: Conditions, case_file: str) -> LedgerError:

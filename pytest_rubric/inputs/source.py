@@ -52,6 +52,7 @@ def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:
         labels_at=side.labels_at if side.labels is not None else ledger.labels_at,
         selection=side.selection,
         side=name,
+        group_by=ledger.group_by if name == "a" else None,
     )
 
 

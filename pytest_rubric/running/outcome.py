@@ -36,9 +36,14 @@ class _ReviewKeys(TypedDict):
 class ReviewRecord(_ReviewKeys, total=False):
     """The rows of a ledger a person should review (an evaluator's ``review``), at most
     as many as the run keeps, in ledger order, and how many more there were; with the
-    names people read for graders a and b when the case's ``ledger:`` gives them."""
+    names people read for graders a and b when the case's ``ledger:`` gives them, and
+    its groups when it gives ``group_by``."""
 
     graders: dict[str, str]
+    #: ``group_by`` as written, and the ledger by group (see
+    #: :mod:`pytest_rubric.inputs.groups`); each row then names its group's label.
+    groupBy: str
+    groups: list[JSON]
 
 
 @dataclass(frozen=True, slots=True)

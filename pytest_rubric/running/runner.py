@@ -236,9 +236,12 @@ class _Asking:
             return None
         return self.call.evidence(self.call("explain", explain, data))
 
-    def rows_for_review(self) -> tuple[Mapping[str, JSON], Callable[[int], str]]:
-        """The ledger again, for ``review``, and how to name row N's place (``where``
-        gives the line in the case file or in the input file)."""
+    def rows_for_review(
+        self,
+    ) -> tuple[Mapping[str, JSON], Callable[[int], str], Callable[[], str | None] | None]:
+        """The ledger again, for ``review``, how to name row N's place (``where`` gives
+        the line in the case file or in the input file), and, for a ledger with
+        ``group_by``, the label of the group of the row read last."""
         case = self.case
         if case.input_file is None:
             lines: Sequence[int] = case.place.row_lines
@@ -246,17 +249,23 @@ class _Asking:
             return (
                 case.input,
                 lambda index: f":{lines[index] if index < len(lines) else fallback}",
+                None,
             )
         from pytest_rubric.inputs.reading import WholeInput
 
         opened = self._opened()
         if isinstance(opened, WholeInput):
             ledger, found = opened.with_row_lines()
-            return ledger, lambda index: f":{found[index]}" if index < len(found) else ""
+            return ledger, lambda index: f":{found[index]}" if index < len(found) else "", None
         # The rows streamed, never held whole: an iterable of JSON rows where the list
         # would be.
         rows = opened
-        return cast(Mapping[str, JSON], {"rows": rows}), lambda index: rows.here()
+        grouped = opened.file.ledger is not None and opened.file.ledger.group_by is not None
+        return (
+            cast(Mapping[str, JSON], {"rows": rows}),
+            lambda index: rows.here(),
+            rows.group if grouped else None,
+        )
 
 
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
@@ -265,7 +274,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     report asks for them; a ledger file is streamed again, never held whole."""
     review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
     assert review is not None
-    ledger, line_of = ask.rows_for_review()
+    ledger, line_of, group_of = ask.rows_for_review()
 
     def where(index: int) -> str:
         return f"{at}{line_of(index)}"
@@ -279,7 +288,10 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
             if len(rows) >= limit:
                 more += 1
                 continue
-            rows.append(_review_row(ask.call, row))
+            kept = _review_row(ask.call, row)
+            if group_of is not None and type(kept) is dict:
+                kept["group"] = plain(group_of())
+            rows.append(kept)
 
     ask.call("review", pick)
     record: ReviewRecord = {"rows": rows, "more": more}
@@ -287,6 +299,10 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     graders = None if source is None or source.ledger is None else source.ledger.graders
     if graders is not None:
         record["graders"] = {"a": graders[0], "b": graders[1]}
+    notes = ask.notes
+    if notes is not None and notes.group_by is not None and notes.groups is not None:
+        record["groupBy"] = str(plain(notes.group_by))
+        record["groups"] = list(notes.groups)
     return record
 
 

@@ -1,0 +1,168 @@
+"""A ledger broken down by group (``group_by: PATH`` under ``ledger:``), for people.
+
+As a ledger's rows are handed over, :class:`GroupTally` takes each with the value its
+export row holds at the ``group_by`` path, and keeps per group value what the whole
+ledger's answer keeps: the 2x2 matrix, the agreement over the total, and the
+disagreement IDs in row order. Groups come in the order of their first row. A row
+without the key is in a group of its own, named ``(no PATH)``.
+
+Values are grouped under strict JSON equality: ``1`` and ``'1'`` are two groups,
+``true`` and ``1`` too; ``1`` and ``1.0`` are one number. Each group gets a label people
+read, unique within the ledger: its text, or the JSON text of any other value (a
+label an earlier group holds gets the value's kind after it).
+
+The groups are for people (the evidence, the report's ``review``, the page): never in
+the answer, which keeps the seeds' shape. They mean something only for a valid ledger
+(every ID text and unique, every label a Boolean); a row that is not is left out of
+them, and the evidence shows groups only beside a valid answer. This module does not
+import pytest.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.core.nearest import nearest
+from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
+
+#: The kind of each JSON value, said after a label that an earlier group holds.
+_KINDS: Final = {bool: "a Boolean", int: "a number", float: "a number", dict: "a mapping"}
+
+
+def _key(value: object) -> object:
+    """What a group is found by: text as it is (the usual group), anything else tagged by
+    its kind, so that ``'1'``, ``1`` and ``true`` stay apart and ``1`` and ``1.0`` meet."""
+    kind = type(value)
+    if kind is bool:
+        return ("bool", value)
+    if kind is int or kind is float:
+        return ("number", value)
+    if value is None:
+        return ("null",)
+    if value is ABSENT:
+        return ABSENT
+    return ("json", json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr))
+
+
+class _Group:
+    """One group's tally: its value and label, its matrix and its disagreement IDs."""
+
+    __slots__ = ("a_only", "b_only", "both", "ids", "label", "neither", "value")
+
+    def __init__(self, value: object, label: str) -> None:
+        self.value = value
+        self.label = label
+        self.both = self.neither = self.a_only = self.b_only = 0
+        self.ids: list[object] = []
+
+    def to_json(self) -> dict[str, JSON]:
+        group: dict[str, JSON] = {"label": plain(self.label)}
+        if self.value is not ABSENT:
+            group["value"] = plain(self.value)
+        agreement = self.both + self.neither
+        group["matrix"] = {
+            "bothPass": self.both,
+            "bothFail": self.neither,
+            "aOnly": self.a_only,
+            "bOnly": self.b_only,
+        }
+        group["agreement"] = agreement
+        group["total"] = agreement + self.a_only + self.b_only
+        group["disagreements"] = [plain(case_id) for case_id in self.ids]
+        return group
+
+
+class GroupTally:
+    """The groups of one pass over a ledger's rows (each pass its own).
+
+    ``add(row, value)`` takes a ledger row as handed over (``{"id", "a", "b", ...}``)
+    and the value its export row holds at the path (:data:`ABSENT` where the path leads
+    nowhere); :attr:`last` is the label of the latest row's group; :meth:`groups` the
+    groups as the report writes them.
+    """
+
+    __slots__ = ("_get", "_groups", "_labels", "first_keys", "last", "path")
+
+    def __init__(self, path: KeyPath) -> None:
+        self.path = path
+        self._get = getter(path)
+        self._groups: dict[object, _Group] = {}
+        self._labels: set[str] = set()
+        self.last: str | None = None
+        #: The keys of the first export row read, for a path no row holds.
+        self.first_keys: list[str] | None = None
+
+    def read(self, raw: object) -> object:
+        """The value at the path in the export row ``raw`` (:data:`ABSENT` where it
+        leads nowhere)."""
+        if self.first_keys is None and type(raw) is dict:
+            self.first_keys = [key for key in raw if type(key) is str]
+        return self._get(raw)
+
+    def nowhere(self) -> bool:
+        """Whether rows were handed over and none holds the path: a misspelt key, most
+        likely, which must not pass for one group of every row."""
+        return len(self._groups) == 1 and ABSENT in self._groups
+
+    def add(self, row: object, value: object) -> None:
+        """Row ``row`` is handed over, its export row holding ``value`` at the path."""
+        key = value if type(value) is str else _key(value)
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(value, self._label(value))
+        self.last = group.label
+        if type(row) is not dict:
+            return  # not a mapping: the ledger is not valid, and its groups not shown
+        a, b = row.get("a"), row.get("b")
+        if a is True:
+            if b is True:
+                group.both += 1
+            elif b is False:
+                group.a_only += 1
+                group.ids.append(row.get("id"))
+        elif a is False:
+            if b is False:
+                group.neither += 1
+            elif b is True:
+                group.b_only += 1
+                group.ids.append(row.get("id"))
+
+    def _label(self, value: object) -> str:
+        """A new group's label: unique among the groups found before it."""
+        if value is ABSENT:
+            label = f"(no {self.path.written})"
+            kind = "absent"
+        elif type(value) is str:
+            label, kind = value, "text"
+        else:
+            label = json.dumps(plain(value), ensure_ascii=False)
+            kind = "null" if value is None else _KINDS.get(type(value), "a list")
+        if label in self._labels:
+            label = f"{label} ({kind})"
+            base, number = label, 2
+            while label in self._labels:
+                label = f"{base} #{number}"
+                number += 1
+        self._labels.add(label)
+        return label
+
+    def groups(self) -> list[dict[str, JSON]]:
+        """Every group in the order of its first row: ``{"label", "value", "matrix",
+        "agreement", "total", "disagreements"}`` (no ``value`` for the rows without the
+        key), as the report's ``review.groups`` holds them."""
+        return [group.to_json() for group in self._groups.values()]
+
+
+def nowhere_words(groups: GroupTally, holder: str) -> str:
+    """What to say of a ``group_by`` path no row holds; ``holder`` names the export."""
+    path = groups.path
+    keys = groups.first_keys or []
+    close = nearest(path.parts[0], [key for key in keys if key != path.parts[0]])
+    hint = f"did you mean {escape_controls(repr(close))}?" if close else "name a key the rows hold"
+    shown = ", ".join(escape_controls(key) for key in keys[:12]) or "no keys"
+    return (
+        f"ledger 'group_by' names {escape_controls(repr(path.written))}, which no row of "
+        f"{holder} holds (its first row has {shown}); {hint}"
+    )
