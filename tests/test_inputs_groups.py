@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_rubric.inputs.groups import MAX_GROUPS
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger, from_json
 from tests._agreement import answer, reviewed, run_agreement
@@ -313,3 +314,23 @@ def test_group_by_is_kept_by_the_case_cache_and_forged_entries_are_refused() -> 
     forged["group_by"] = {"parts": "x"}
     with pytest.raises((TypeError, ValueError)):
         from_json(forged)
+
+
+def test_a_path_with_more_values_than_groups_is_not_broken_down(tmp_path: Path) -> None:
+    rows = "".join(
+        json.dumps({"id": f"h{n}", "judge": n % 7 == 0, "desk": True, "at": n}) + "\n"
+        for n in range(MAX_GROUPS + 1)
+    )
+    outcome = run_agreement(
+        tmp_path,
+        {"w.jsonl": rows},
+        "    input_file: w.jsonl\n    ledger: {id: id, a: judge, b: desk, group_by: at}\n",
+    )
+    assert answer(outcome)["total"] == MAX_GROUPS + 1
+    assert outcome.review is not None
+    assert "groups" not in outcome.review
+    assert all("group" not in row for row in reviewed(outcome))
+    assert outcome.evidence is not None
+    assert "not broken down: the rows hold more than 1,000 values" in str(
+        outcome.evidence.facts["by at"]
+    )

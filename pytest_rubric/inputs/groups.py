@@ -27,6 +27,11 @@ from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 
+#: The most groups a ledger is broken down into: a breakdown is for a handful of values
+#: (desks, weeks, rubric versions); a path that holds more (an ID, a timestamp) is no
+#: grouping, and holding a tally for each of a million values would cost the run dearly.
+MAX_GROUPS = 1000
+
 #: The kind of each JSON value, said after a label that an earlier group holds.
 _KINDS: Final = {bool: "a Boolean", int: "a number", float: "a number", dict: "a mapping"}
 
@@ -83,7 +88,7 @@ class GroupTally:
     groups as the report writes them.
     """
 
-    __slots__ = ("_get", "_groups", "_labels", "first_keys", "last", "path")
+    __slots__ = ("_get", "_groups", "_labels", "first_keys", "last", "overflow", "path")
 
     def __init__(self, path: KeyPath) -> None:
         self.path = path
@@ -93,6 +98,8 @@ class GroupTally:
         self.last: str | None = None
         #: The keys of the first export row read, for a path no row holds.
         self.first_keys: list[str] | None = None
+        #: Whether the rows hold more than :data:`MAX_GROUPS` values (then none is kept).
+        self.overflow = False
 
     def read(self, raw: object) -> object:
         """The value at the path in the export row ``raw`` (:data:`ABSENT` where it
@@ -104,13 +111,18 @@ class GroupTally:
     def nowhere(self) -> bool:
         """Whether rows were handed over and none holds the path: a misspelt key, most
         likely, which must not pass for one group of every row."""
-        return len(self._groups) == 1 and ABSENT in self._groups
+        return not self.overflow and len(self._groups) == 1 and ABSENT in self._groups
 
     def add(self, row: object, value: object) -> None:
         """Row ``row`` is handed over, its export row holding ``value`` at the path."""
         key = value if type(value) is str else _key(value)
         group = self._groups.get(key)
         if group is None:
+            if self.overflow or len(self._groups) == MAX_GROUPS:
+                self.overflow = True
+                self._groups.clear()
+                self.last = None
+                return
             group = self._groups[key] = _Group(value, self._label(value))
         self.last = group.label
         if type(row) is not dict:
@@ -148,10 +160,13 @@ class GroupTally:
         self._labels.add(label)
         return label
 
-    def groups(self) -> list[dict[str, JSON]]:
+    def groups(self) -> list[dict[str, JSON]] | None:
         """Every group in the order of its first row: ``{"label", "value", "matrix",
         "agreement", "total", "disagreements"}`` (no ``value`` for the rows without the
-        key), as the report's ``review.groups`` holds them."""
+        key), as the report's ``review.groups`` holds them; ``None`` past
+        :data:`MAX_GROUPS`."""
+        if self.overflow:
+            return None
         return [group.to_json() for group in self._groups.values()]
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text, show
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.inputs.groups import GroupTally
+from pytest_rubric.inputs.groups import MAX_GROUPS, GroupTally
 from pytest_rubric.inputs.keypaths import index_of
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.misfits import LedgerError
@@ -173,8 +173,15 @@ class ReadNotes:
         words when ``evidence.about`` is that row's label, after them otherwise (an
         identity problem, another row, the other side)."""
         facts, outside = self.facts(), self.problem()
-        if self.groups is not None and evidence is not None and evidence.problem is None:
-            facts[f"by {escape_controls(self.group_by or '')}"] = group_facts(self.groups)
+        if self.group_by is not None and evidence is not None and evidence.problem is None:
+            label = f"by {escape_controls(self.group_by)}"
+            if self.groups is not None:
+                facts[label] = group_facts(self.groups)
+            elif self.whole:
+                facts[label] = (
+                    f"not broken down: the rows hold more than {MAX_GROUPS:,} values there "
+                    "(a group_by is for a handful of values: desks, weeks, rubric versions)"
+                )
         int_id = self.int_id
         if (
             int_id is not None
@@ -202,6 +209,11 @@ class ReadNotes:
                 else (f"{problem}; and {outside}")
             )
         return Evidence(facts={**base.facts, **facts}, problem=problem, about=base.about)
+
+
+def _groups(tally: GroupTally) -> tuple[dict[str, JSON], ...] | None:
+    found = tally.groups()
+    return None if found is None else tuple(found)
 
 
 def group_facts(groups: tuple[dict[str, JSON], ...]) -> dict[str, JSON]:
@@ -297,7 +309,7 @@ class Findings:
             self.dotted,
             self.int_id,
             None if self.groups is None else self.groups.path.written,
-            None if self.groups is None or not self.whole else tuple(self.groups.groups()),
+            None if self.groups is None or not self.whole else _groups(self.groups),
         )
 
 

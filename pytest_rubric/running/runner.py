@@ -275,6 +275,8 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
     assert review is not None
     ledger, line_of, group_of = ask.rows_for_review()
+    if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
+        group_of = None
 
     def where(index: int) -> str:
         return f"{at}{line_of(index)}"
@@ -289,8 +291,9 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
                 more += 1
                 continue
             kept = _review_row(ask.call, row)
-            if group_of is not None and type(kept) is dict:
-                kept["group"] = plain(group_of())
+            label = None if group_of is None else group_of()
+            if label is not None and type(kept) is dict:
+                kept["group"] = plain(label)
             rows.append(kept)
 
     ask.call("review", pick)
