@@ -1,11 +1,13 @@
 """``pytest-rubric`` / ``python -m pytest_rubric``: commands that work on reports after runs.
 
-Every error is one line on stderr and exit status 2, never a traceback.
+Every error is one line on stderr and exit status 2, never a traceback (``diff`` exits 1
+when the reports differ, as ``diff`` does).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import stat
 import sys
@@ -76,6 +78,26 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         "-o", "--output", required=True, metavar="OUT", help="where to write the page (atomically)"
     )
     paging.add_argument("reports", nargs="+", metavar="REPORT", help="a report (or a shard's)")
+    comparing = commands.add_parser(
+        "diff",
+        help="compare two reports: cases that changed outcome or answer or are in one only, "
+        "and per agreement ledger the disagreement IDs that entered and left",
+        description="Compare two reports (of two runs, of any pytest-rubric version that "
+        "writes this report format): the cases in one report only, those whose outcome "
+        "changed, those whose answer changed while their outcome did not, and for each "
+        "agreement ledger in both its matrix and agreement before and after and the "
+        "disagreement IDs that entered and left, each with its row's place. Exit status 0 "
+        "when nothing changed, 1 when something did, 2 when a report cannot be read. The "
+        "inputs are only read.",
+    )
+    comparing.add_argument("old", metavar="OLD", help="the earlier report")
+    comparing.add_argument("new", metavar="NEW", help="the later report")
+    comparing.add_argument(
+        "--json",
+        action="store_true",
+        dest="as_json",
+        help="print the comparison as JSON (described by diff.schema.json) instead of text",
+    )
     return parser
 
 
@@ -86,6 +108,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         arguments = parser.parse_args(argv)
         if arguments.command == "html":
             return _html(arguments.output, arguments.reports, prog)
+        if arguments.command == "diff":
+            return _diff(arguments.old, arguments.new, as_json=arguments.as_json, prog=prog)
         return _merge(arguments.output, arguments.reports, prog)
     except _Stop as exc:
         return _fail(prog, str(exc))
@@ -158,6 +182,30 @@ def _merge(output: str, names: list[str], prog: str) -> int:
         f"{f' ({counts})' if counts else ''} -> {escape_controls(output)}"
     )
     return 0
+
+
+def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
+    from pytest_rubric.reports.diff import compare, read_report
+    from pytest_rubric.reports.difftext import diff_lines
+
+    reports = []
+    for name in (old_name, new_name):
+        try:
+            reports.append(read_report(name, _read(name), version()))
+        except MergeRefused as exc:
+            raise _Stop(f"cannot compare: {exc}") from None
+    comparison = compare(reports[0], reports[1], old_name, new_name)
+    if as_json:
+        shown = json.dumps(comparison, ensure_ascii=False, indent=1) + "\n"
+    else:
+        shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
+    status = 1 if comparison["changed"] else 0
+    try:
+        sys.stdout.write(shown)
+        sys.stdout.flush()
+    except BrokenPipeError:  # read by `head` or the like, which has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
 
 
 def _read(name: str) -> bytes:

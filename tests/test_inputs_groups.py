@@ -13,13 +13,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _agreement import answer, reviewed, run_agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_rubric.inputs.groups import MAX_GROUPS
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger, from_json
-from tests._agreement import answer, reviewed, run_agreement
 
 try:
     import pyarrow
@@ -252,7 +252,7 @@ def test_a_group_by_no_row_holds_is_the_case_problem_with_the_nearest_key(
     )
     assert outcome.outcome == "case-error"
     (problem,) = outcome.problems
-    assert problem.startswith("c.rubric.yaml:5:51: ledger 'group_by' names 'mta'")
+    assert problem.startswith("c.rubric.yaml:5:51: ledger 'group_by' names 'mta'"), problem
     assert "which no row of w.jsonl holds (its first row has id, judge, desk, meta)" in problem
     assert problem.endswith("did you mean 'meta'?")
 
@@ -331,6 +331,99 @@ def test_a_path_with_more_values_than_groups_is_not_broken_down(tmp_path: Path) 
     assert "groups" not in outcome.review
     assert all("group" not in row for row in reviewed(outcome))
     assert outcome.evidence is not None
-    assert "not broken down: the rows hold more than 1,000 values" in str(
+    assert "not broken down: the rows fall into more than 1,000 groups" in str(
         outcome.evidence.facts["by at"]
     )
+
+
+@pytest.mark.skipif(pyarrow is None, reason="pyarrow (pytest-rubric[parquet])")
+def test_parquet_dates_and_nans_group_as_values_and_the_review_holds(tmp_path: Path) -> None:
+    import datetime
+
+    table = pyarrow.table(
+        {
+            "id": ["h1", "h2", "h3", "h4", "h5"],
+            "week": [datetime.date(2024, 12, 2), datetime.date(2024, 12, 9)] * 2
+            + [datetime.date(2024, 12, 2)],
+            "score": [float("nan"), float("nan"), 0.5, float("inf"), 0.5],
+            "a": [True, True, False, True, False],
+            "b": [False, True, False, True, True],
+        }
+    )
+    pyarrow.parquet.write_table(table, tmp_path / "w.parquet")
+    by_week = run_agreement(
+        tmp_path,
+        {},
+        "    input_file: w.parquet\n    ledger: {id: id, a: a, b: b, group_by: week}\n",
+    )
+    assert [(g["label"], g["total"], g["disagreements"]) for g in groups_of(by_week)] == [
+        ("2024-12-02", 3, ["h1", "h5"]),
+        ("2024-12-09", 2, []),
+    ]
+    by_score = run_agreement(
+        tmp_path,
+        {},
+        "    input_file: w.parquet\n    ledger: {id: id, a: a, b: b, group_by: score}\n",
+    )
+    assert by_score.outcome == by_week.outcome == "mismatched"  # expected: {}, never an error
+    assert [(g["label"], g["total"]) for g in groups_of(by_score)] == [
+        ("nan", 2),
+        ("0.5", 2),
+        ("inf", 1),
+    ]
+    assert all("score" not in row["fields"] for row in reviewed(by_score))
+
+
+def test_labels_stay_unique_as_the_report_writes_them(tmp_path: Path) -> None:
+    text = (
+        '{"id": "c1", "desk": "\\ud800", "judge": true, "editor": false}\n'
+        '{"id": "c2", "desk": "\\\\ud800", "judge": true, "editor": true}\n'
+    )
+    outcome = run_agreement(
+        tmp_path,
+        {"w.jsonl": text},
+        "    input_file: w.jsonl\n    ledger: {id: id, a: judge, b: editor, group_by: desk}\n",
+    )
+    labels = [group["label"] for group in groups_of(outcome)]
+    assert len(labels) == 2
+    assert len(set(labels)) == 2
+    assert outcome.evidence is not None
+    shown = outcome.evidence.facts["by desk"]
+    assert isinstance(shown, dict)
+    assert len(shown) == 2
+
+
+def test_a_where_that_keeps_no_row_holding_the_key_says_so(tmp_path: Path) -> None:
+    text = (
+        '{"id": "c1", "desk": "x", "week": 1, "judge": true, "editor": true}\n'
+        '{"id": "c2", "week": 2, "judge": true, "editor": true}\n'
+    )
+    outcome = run_agreement(
+        tmp_path,
+        {"w.jsonl": text},
+        "    input_file: w.jsonl\n"
+        "    ledger: {id: id, a: judge, b: editor, where: {week: 2}, group_by: desk}\n",
+    )
+    (problem,) = outcome.problems
+    assert "which no row 'where' keeps of w.jsonl holds (the first it keeps has id, week" in problem
+
+
+def test_a_misspelt_group_by_leaves_a_refusal_answer_alone(tmp_path: Path) -> None:
+    text = '{"id": "c1", "desk": "x", "judge": "maybe", "editor": true}\n'
+    outcome = run_agreement(
+        tmp_path,
+        {"w.jsonl": text},
+        "    input_file: w.jsonl\n    ledger: {id: id, a: judge, b: editor, group_by: dsk}\n",
+    )
+    assert answer(outcome) == {"error": "review-label"}
+
+
+def test_the_nearest_key_is_looked_for_where_the_path_stops(tmp_path: Path) -> None:
+    text = '{"id": "c1", "vars": {"desk": "x", "pass": 1}, "judge": true, "editor": true}\n'
+    outcome = run_agreement(
+        tmp_path,
+        {"w.jsonl": text},
+        "    input_file: w.jsonl\n    ledger: {id: id, a: judge, b: editor, group_by: vars.dsk}\n",
+    )
+    (problem,) = outcome.problems
+    assert "(its first row has desk, pass under 'vars'); did you mean 'vars.desk'?" in problem

@@ -4,6 +4,9 @@ Convention: every ```text block in README.md and in docs/*.md shows output and f
 
     <!-- output of `python -m pytest ARGS` in PROJECT[, from "FIRST"][ to "LAST"][ on pytest>=X] -->
 
+(or ``python -m pytest_rubric ARGS``, the command line on reports; a demo in ``SETUP`` first
+runs the pytest commands listed there, e.g. to write the reports it compares).
+
 PROJECT is ``example_project`` (a copy of it is used) or ``demo:NAME``, a small project whose case
 files are in ``DEMOS`` below (a file's text, its bytes, or a binary file under ``docs/demos/`` to copy;
 a demo in ``NEEDS`` skips where the module it needs is not installed). The command runs for real in a copy of the project; the block is the
@@ -41,7 +44,8 @@ README = ROOT / "README.md"
 FILES = (README, *sorted((ROOT / "docs").glob("*.md")))
 
 MARKER = re.compile(
-    r"<!-- output of `python -m pytest(?P<args>[^`]*)` in (?P<project>[\w:.-]+)"
+    r"<!-- output of `python -m (?P<module>pytest_rubric|pytest)\b(?P<args>[^`]*)` in "
+    r"(?P<project>[\w:.-]+)"
     r'(?:, from "(?P<first>[^"]+)")?(?: to "(?P<last>[^"]+)")?(?: on pytest>=(?P<pytest>[\d.]+))? -->\n'
     r"```text\n(?P<block>.*?)```",
     re.S,
@@ -510,6 +514,74 @@ cases:
             "hl-1202,false,false,FAIL,missing-source|missing-title\n"
         ),
     },
+    # "Comparing runs" and "A ledger by group": last week's run and this week's, after the
+    # judge's prompt changed (each folder its own rootdir, so node IDs match).
+    "compare": {
+        "before/pytest.ini": "[pytest]\n",
+        "before/rubrics/weekly.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-49
+    input_file: ledgers/week-49.jsonl
+    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
+    expected:
+      matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 0}
+      agreement: 5
+      total: 6
+      disagreements: [hl-903]
+""",
+        "before/rubrics/ledgers/week-49.jsonl": (
+            '{"id": "hl-901", "desk": "politics", "judge": true, "editor": true}\n'
+            '{"id": "hl-902", "desk": "sport", "judge": true, "editor": true}\n'
+            '{"id": "hl-903", "desk": "science", "judge": true, "editor": false}\n'
+            '{"id": "hl-904", "desk": "politics", "judge": false, "editor": false}\n'
+            '{"id": "hl-905", "desk": "sport", "judge": true, "editor": true}\n'
+            '{"id": "hl-906", "desk": "sport", "judge": false, "editor": false}\n'
+        ),
+        "after/pytest.ini": "[pytest]\n",
+        "after/rubrics/weekly.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: week-49
+    input_file: ledgers/week-49.jsonl
+    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
+    expected:
+      matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 0}
+      agreement: 5
+      total: 6
+      disagreements: [hl-903]
+
+  - id: week-50
+    input_file: ledgers/week-50.jsonl
+    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 0, bOnly: 0}
+      agreement: 2
+      total: 2
+      disagreements: []
+""",
+        "after/rubrics/ledgers/week-49.jsonl": (
+            '{"id": "hl-901", "desk": "politics", "judge": true, "editor": true}\n'
+            '{"id": "hl-902", "desk": "sport", "judge": true, "editor": true}\n'
+            '{"id": "hl-903", "desk": "science", "judge": false, "editor": false}\n'
+            '{"id": "hl-904", "desk": "politics", "judge": false, "editor": false}\n'
+            '{"id": "hl-905", "desk": "sport", "judge": false, "editor": true}\n'
+            '{"id": "hl-906", "desk": "sport", "judge": true, "editor": false}\n'
+        ),
+        "after/rubrics/ledgers/week-50.jsonl": (
+            '{"id": "hl-1001", "desk": "sport", "judge": true, "editor": true}\n'
+            '{"id": "hl-1002", "desk": "politics", "judge": false, "editor": false}\n'
+        ),
+    },
+}
+
+#: The pytest runs a demo needs before its command, each as its arguments, in order.
+SETUP: dict[str, list[list[str]]] = {
+    # "Comparing runs": last week's run and this week's, each with its report.
+    "compare": [
+        ["before", "-q", "-p", "no:cacheprovider", "--rubric-report=before.json"],
+        ["after", "-q", "-p", "no:cacheprovider", "--rubric-report=after.json"],
+    ],
 }
 
 #: Demos that run only where a module is installed: the Parquet ones need pyarrow.
@@ -534,6 +606,7 @@ class Pasted:
     """One marked output block of a Markdown file."""
 
     file: Path
+    module: str
     args: tuple[str, ...]
     project: str
     first: str | None
@@ -558,6 +631,7 @@ def pasted_blocks(file: Path, text: str | None = None) -> list[Pasted]:
     return [
         Pasted(
             file=file,
+            module=match["module"],
             args=tuple(match["args"].split()),
             project=match["project"],
             first=match["first"],
@@ -596,8 +670,17 @@ def run(pasted: Pasted, where: Path) -> str:
     env.update(COLUMNS="80", LINES="24", CI="", BUILD_NUMBER="", PY_COLORS="0")
     for name in CI_VARIABLES:  # --rubric-update is refused where these are set
         env.pop(name, None)
+    for args in SETUP.get(pasted.project.removeprefix("demo:"), ()):
+        subprocess.run(
+            [sys.executable, "-m", "pytest", *args],
+            cwd=where,
+            env=env,
+            capture_output=True,
+            check=False,
+            timeout=300,
+        )
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", *pasted.args],
+        [sys.executable, "-m", pasted.module, *pasted.args],
         cwd=where,
         env=env,
         capture_output=True,
@@ -689,7 +772,8 @@ def test_a_pasted_output_is_what_a_real_run_prints(pasted: Pasted, tmp_path: Pat
     assert fresh, f"the command printed no line containing {pasted.first!r}"
     if normalise(fresh) != normalise(pasted.block):
         pytest.fail(
-            f"{pasted.name} block for `pytest {' '.join(pasted.args)}` in {pasted.project} differs "
+            f"{pasted.name} block for `{pasted.module} {' '.join(pasted.args)}` in "
+            f"{pasted.project} differs "
             f"from a real run; refresh with `python tests/test_readme.py --refresh`.\n"
             f"Real output:\n{fresh}",
             pytrace=False,

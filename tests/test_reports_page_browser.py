@@ -9,9 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
-from pytest_rubric.reports.htmlpage import PAGE_ROWS, review_page
+from pytest_rubric.reports.diff import schema as diff_schema
+from pytest_rubric.reports.htmlpage import review_page
+from pytest_rubric.reports.jsonreport import schema as report_schema
+from pytest_rubric.reports.pagedata import PAGE_ROWS
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -49,10 +53,22 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
-def _open(browser: Any, tmp_path: Path, report: dict[str, Any]) -> None:
+def _open(
+    browser: Any,
+    tmp_path: Path,
+    report: dict[str, Any],
+    comparison: dict[str, Any] | None = None,
+) -> None:
     """Write ``report``'s page to disk, open it from there, and wait until it is ready."""
+    # What is built here by hand is what a report and diff --json write.
+    review = report_schema()["$defs"]["case"]["properties"]["review"]
+    for case in report["cases"]:
+        if "review" in case:
+            jsonschema.validate(case["review"], review)
+    if comparison is not None:
+        jsonschema.validate(comparison, diff_schema())
     page = tmp_path / "review.html"
-    page.write_text(review_page(report), encoding="utf-8")
+    page.write_text(review_page(report, comparison), encoding="utf-8")
     browser.get(page.as_uri())
     WebDriverWait(browser, 60).until(
         lambda driver: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
@@ -64,6 +80,12 @@ def _ledger(case: str, rows: list[dict[str, Any]], **counts: int) -> dict[str, A
     matrix = {"bothPass": 0, "bothFail": 0, "aOnly": a_only, "bOnly": len(rows) - a_only}
     matrix.update(counts)
     total = sum(matrix.values())
+    actual = {
+        "matrix": matrix,
+        "agreement": matrix["bothPass"] + matrix["bothFail"],
+        "total": total,
+        "disagreements": [row["id"] for row in rows],
+    }
     return {
         "nodeid": f"ledgers.rubric.yaml::{case}",
         "case": case,
@@ -72,12 +94,12 @@ def _ledger(case: str, rows: list[dict[str, Any]], **counts: int) -> dict[str, A
         "index": 0,
         "evaluator": "agreement",
         "outcome": "matched",
-        "actual": {
-            "matrix": matrix,
-            "agreement": matrix["bothPass"] + matrix["bothFail"],
-            "total": total,
-            "disagreements": [row["id"] for row in rows],
-        },
+        "expected": actual,
+        "actual": actual,
+        "differingKeys": [],
+        "evidence": None,
+        "problems": [],
+        "duration": 0.0,
         "review": {"rows": rows, "more": 0},
     }
 
@@ -124,6 +146,8 @@ def test_the_page_opens_from_disk_with_the_matrix_and_the_rows(
         "2 hl-405 false true bOnly ledgers/week.jsonl:5 url: https://example.test/405",
     ]
     assert "kappa" not in browser.page_source.lower()
+    assert browser.find_elements(By.TAG_NAME, "select") == []  # not grouped
+    assert browser.find_elements(By.ID, "baseline") == []  # no baseline given
 
 
 def test_clicking_a_matrix_cell_shows_only_its_rows(browser: Any, tmp_path: Path) -> None:
@@ -323,6 +347,10 @@ def _dataset_row(row_id: str, line: int, outcome: str, **record: Any) -> dict[st
         "outcome": outcome,
         "expectedSubset": True,
         "dataset": {"case": "judge-2024-12", "row": f"logs/decisions.jsonl:{line}"},
+        "differingKeys": [],
+        "evidence": None,
+        "problems": [],
+        "duration": 0.0,
         **record,
     }
 
@@ -364,3 +392,282 @@ def test_a_datasets_rows_are_shown_under_it_failures_first(browser: Any, tmp_pat
     assert passed.find_element(By.TAG_NAME, "summary").text == "2 other rows"
     assert "Mismatches and case errors (0)" in browser.find_element(By.ID, "problems").text
     assert "1 dataset" in browser.find_element(By.ID, "overview").text
+
+
+def _grouped(
+    case: str, group_by: str, groups: dict[str, tuple[int, int]], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A grouped ledger's record, as the report writes it: ``groups`` gives each group's
+    label and its bothPass and bothFail, in order of first appearance; each row's
+    ``group`` names its group, and its side counts there."""
+    ledger = _ledger(case, rows)
+    whole = ledger["actual"]["matrix"]
+    review = ledger["review"]
+    review["groupBy"] = group_by
+    review["groups"] = []
+    for label, (both_pass, both_fail) in groups.items():
+        sides = [row["side"] for row in rows if row["group"] == label]
+        matrix = {
+            "bothPass": both_pass,
+            "bothFail": both_fail,
+            "aOnly": sides.count("aOnly"),
+            "bOnly": sides.count("bOnly"),
+        }
+        whole["bothPass"] += both_pass
+        whole["bothFail"] += both_fail
+        group = (
+            {"label": label, "value": label} if not label.startswith("(no ") else {"label": label}
+        )
+        review["groups"].append(
+            {
+                **group,
+                "matrix": matrix,
+                "agreement": both_pass + both_fail,
+                "total": sum(matrix.values()),
+                "disagreements": [row["id"] for row in rows if row["group"] == label],
+            }
+        )
+    ledger["actual"]["agreement"] = whole["bothPass"] + whole["bothFail"]
+    ledger["actual"]["total"] = sum(whole.values())
+    return ledger
+
+
+def _in_group(group: str, case_id: str, side: str, line: int) -> dict[str, Any]:
+    return {**_row(case_id, side, line), "group": group}
+
+
+def _cells(browser: Any) -> dict[str, str]:
+    return {
+        cell.get_attribute("data-cell"): cell.text
+        for cell in browser.find_elements(By.CSS_SELECTOR, "td.cell")
+    }
+
+
+def test_choosing_a_group_shows_its_matrix_and_only_its_rows(browser: Any, tmp_path: Path) -> None:
+    rows = [
+        _in_group("politics", "hl-1", "aOnly", 2),
+        _in_group("sport", "hl-2", "bOnly", 3),
+        _in_group("politics", "hl-3", "aOnly", 5),
+        _in_group("(no category)", "hl-4", "bOnly", 8),
+    ]
+    groups = {"politics": (3, 1), "sport": (2, 0), "(no category)": (0, 0)}
+    ledger = _grouped("week-49", "category", groups, rows)
+    ledger["review"]["groups"][1]["disagreements"].append("hl-9")  # beyond the rows kept
+    ledger["review"]["more"] = 1
+    _open(browser, tmp_path, _report(ledger))
+    select = webdriver.support.select.Select(browser.find_element(By.CLASS_NAME, "group-filter"))
+    assert [option.text for option in select.options] == [
+        "all groups",
+        "politics (4 / 6)",
+        "sport (2 / 3)",
+        "(no category) (0 / 1)",
+    ]
+    whole = {"bothPass": "5", "bothFail": "1", "aOnly": "2", "bOnly": "2"}
+    assert _cells(browser) == whole
+    table = browser.find_element(By.CSS_SELECTOR, "table.groups")
+    assert [row.text for row in table.find_elements(By.TAG_NAME, "tr")] == [
+        "category bothPass aOnly bOnly bothFail agreement disagreements",
+        "politics 3 2 0 1 4 / 6 2",
+        "sport 2 0 1 0 2 / 3 2",
+        "(no category) 0 0 1 0 0 / 1 1",
+        "whole ledger 5 2 2 1 6 / 10 4",
+    ]
+
+    select.select_by_index(1)
+    assert _cells(browser) == {"bothPass": "3", "bothFail": "1", "aOnly": "2", "bOnly": "0"}
+    section = browser.find_element(By.CLASS_NAME, "ledger")
+    assert "Agreement in category politics: 4 / 6" in section.text
+    assert [row.text.split()[1:3] for row in _rows(browser)] == [
+        ["hl-1", "politics"],
+        ["hl-3", "politics"],
+    ]
+    select.select_by_visible_text("sport (2 / 3)")
+    assert [row.text.split()[1] for row in _rows(browser)] == ["hl-2"]
+    assert browser.find_element(By.CLASS_NAME, "status").text == (
+        "Disagreement rows in category sport: 1 recorded, showing 1\u20131; "
+        "1 more disagreement in category sport was not recorded (--rubric-review-rows)."
+    )
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="aOnly"]').click()  # within the group
+    assert _rows(browser) == []
+    table.find_elements(By.CSS_SELECTOR, "tr.group")[2].click()  # a group's row chooses it
+    assert select.first_selected_option.text == "(no category) (0 / 1)"
+    assert _rows(browser) == []  # still aOnly only
+    browser.find_element(By.CSS_SELECTOR, 'td[data-cell="aOnly"]').click()
+    assert [row.text.split()[1:3] for row in _rows(browser)] == [["hl-4", "(no"]]
+
+    select.select_by_visible_text("all groups")
+    assert _cells(browser) == whole
+    assert "Agreement: 6 / 10" in section.text
+    assert len(_rows(browser)) == 4
+
+
+DIGEST = "sha256:" + "0" * 64
+
+
+def _comparison(**document: Any) -> dict[str, Any]:
+    """A ``pytest-rubric diff --json`` document: nothing changed, but for ``document``."""
+    side = {"report": "new.json", "pytestRubric": "test", "cases": 3, "digest": DIGEST}
+    summary = {"onlyOld": 0, "onlyNew": 0, "outcomeChanged": 0, "answerChanged": 0}
+    return {
+        "format": "pytest-rubric-diff",
+        "version": 1,
+        "old": {**side, "report": "baseline.json"},
+        "new": side,
+        "sameSuite": True,
+        "changed": True,
+        "summary": {**summary, "ledgersChanged": 0},
+        "cases": [],
+        "ledgers": [],
+        **document,
+    }
+
+
+def _counts(both_pass: int, both_fail: int, a_only: int, b_only: int) -> dict[str, Any]:
+    matrix = {"bothPass": both_pass, "bothFail": both_fail, "aOnly": a_only, "bOnly": b_only}
+    return {"matrix": matrix, "agreement": both_pass + both_fail, "total": sum(matrix.values())}
+
+
+def _place(case: str) -> dict[str, Any]:
+    return {
+        "nodeid": f"ledgers.rubric.yaml::{case}",
+        "case": case,
+        "file": "ledgers.rubric.yaml",
+        "line": 9,
+    }
+
+
+def _change(case: str, change: str, before: str | None, after: str | None) -> dict[str, Any]:
+    return {**_place(case), "change": change, "before": before, "after": after}
+
+
+def test_the_comparison_shows_what_entered_left_and_changed_outcome(
+    browser: Any, tmp_path: Path
+) -> None:
+    rows = [_row("hl-1", "aOnly", 2), _row("hl-2", "bOnly", 5), _row("hl-3", "aOnly", 6)]
+    ledger = _ledger("week-48", rows, bothPass=4, bothFail=1)
+    mismatch = {
+        **_ledger("wrong-total", []),
+        "outcome": "mismatched",
+        "expected": {"total": 3},
+        "evidence": None,
+        "problems": [],
+    }
+    fresh = _ledger("fresh", [])
+    del fresh["review"]
+    summary = {"onlyOld": 1, "onlyNew": 1, "outcomeChanged": 1, "answerChanged": 0}
+    comparison = _comparison(
+        sameSuite=False,
+        summary={**summary, "ledgersChanged": 1},
+        cases=[
+            _change("wrong-total", "outcome", "matched", "mismatched"),
+            _change("gone", "only-old", "case-error", None),
+            _change("fresh", "only-new", None, "matched"),
+        ],
+        ledgers=[
+            {
+                **_place("week-48"),
+                "before": _counts(5, 1, 1, 0),
+                "after": _counts(4, 1, 2, 1),
+                "entered": [
+                    {"id": "hl-2", "where": "ledgers/week.jsonl:5"},
+                    {"id": "hl-3", "where": "ledgers/week.jsonl:6"},
+                ],
+                "left": [{"id": "hl-0", "where": "ledgers/week.jsonl:1"}],
+            }
+        ],
+    )
+    _open(browser, tmp_path, _report(ledger, mismatch, fresh), comparison)
+    headings = browser.find_elements(By.TAG_NAME, "h2")
+    assert headings[0].text == "Since the baseline baseline.json"
+    section = browser.find_element(By.ID, "page")
+    assert "The baseline is a report of another suite" in section.text
+    assert browser.find_element(By.CSS_SELECTOR, "p.counts").text == (
+        "1 case changed outcome, 1 case only in the baseline, 1 case new in this run, "
+        "1 ledger changed."
+    )
+    changed = browser.find_elements(By.CSS_SELECTOR, ".baseline-cases tr")
+    assert [row.text for row in changed[1:]] == [
+        "1 wrong-total ledgers.rubric.yaml:9 outcome changed matched \u2192 mismatched",
+        "2 gone ledgers.rubric.yaml:9 only in the baseline case-error \u2192 (none)",
+        "3 fresh ledgers.rubric.yaml:9 new since the baseline (none) \u2192 matched",
+    ]
+    link = browser.find_element(By.CSS_SELECTOR, ".baseline-ledgers a")
+    assert (link.text, link.get_attribute("hash")) == ("week-48", "#ledger-0")
+
+    week = browser.find_element(By.ID, "ledger-0")
+    assert (
+        "Since the baseline: agreement 6 / 7 \u2192 5 / 8; bothPass 5 \u2192 4, "
+        "aOnly 1 \u2192 2, bOnly 0 \u2192 1, bothFail 1 \u2192 1; "
+        "2 disagreements entered (marked new in the rows), 1 left."
+    ) in week.text
+    marked = [row.text.split()[1:3] for row in _rows(browser) if "new" in row.text.split()]
+    assert marked == [["hl-2", "new"], ["hl-3", "new"]]
+    moved = week.find_elements(By.CSS_SELECTOR, ".moved tr")
+    assert [row.text for row in moved[1:]] == [
+        "1 hl-2 entered ledgers/week.jsonl:5",
+        "2 hl-3 entered ledgers/week.jsonl:6",
+        "3 hl-0 left was at ledgers/week.jsonl:1",
+    ]
+    problem = browser.find_element(By.CSS_SELECTOR, "section.problem h3")
+    assert problem.find_element(By.CLASS_NAME, "since").text == "was matched"
+    passed = browser.find_element(By.ID, "passed")
+    passed.click()
+    assert "fresh new since the baseline" in passed.text
+    overview = browser.find_element(By.ID, "overview")
+    assert overview.find_element(By.CSS_SELECTOR, "a.jump").text == "4 changes since the baseline"
+
+
+HOSTILE_TEXT = (
+    "</script><img src=x onerror=alert(4)>",
+    "tab\there \x1b[31mred\x1b[0m",
+    "lone \\ud800 as written",  # how a report writes a lone surrogate
+    "raw \ud800 surrogate",  # one read back from a JSON escape
+)
+
+
+def test_hostile_group_labels_ids_and_paths_stay_text(browser: Any, tmp_path: Path) -> None:
+    rows = [
+        _in_group(label, label, "aOnly" if n % 2 else "bOnly", n)
+        for n, label in enumerate(HOSTILE_TEXT, start=1)
+    ]
+    ledger = _grouped("hostile", "<b>by</b>", dict.fromkeys(HOSTILE_TEXT, (1, 0)), rows)
+    moved = [{"id": label, "where": label} for label in HOSTILE_TEXT]
+    comparison = _comparison(
+        old={"report": HOSTILE_TEXT[0], "pytestRubric": "test", "cases": 1, "digest": DIGEST},
+        cases=[
+            {**_change(HOSTILE_TEXT[0], "answer", "matched", "matched"), "file": HOSTILE_TEXT[0]}
+        ],
+        ledgers=[
+            {
+                **_place("hostile"),
+                "before": _counts(4, 0, 0, 0),
+                "after": _counts(4, 0, 2, 2),
+                "entered": moved,
+                "left": moved,
+            }
+        ],
+    )
+    _open(browser, tmp_path, _report(ledger), comparison)
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text  # noqa: B018
+    assert browser.find_elements(By.TAG_NAME, "img") == []
+    assert browser.find_elements(By.TAG_NAME, "b") == []
+    assert len(browser.find_elements(By.TAG_NAME, "script")) == 2  # the page's own
+    # WebDriver cannot carry a lone surrogate: the text comes with U+FFFD in its place.
+    text = browser.execute_script("return document.body.innerText.toWellFormed();")
+    assert text.count(HOSTILE_TEXT[0]) >= 6  # report path, file, label, ID, where twice
+    assert "Group by <b>by</b>:" in text
+    assert text.count(HOSTILE_TEXT[2]) >= 5
+    select = webdriver.support.select.Select(browser.find_element(By.CLASS_NAME, "group-filter"))
+    assert [option.text for option in select.options[2:4]] == [
+        "tab\u27e8U+0009\u27e9here \u27e8U+001B\u27e9[31mred\u27e8U+001B\u27e9[0m (1 / 2)",
+        "lone \\ud800 as written (1 / 2)",
+    ]
+    labels = browser.find_elements(By.CSS_SELECTOR, "table.groups tr.group td:first-child")
+    markers = [
+        [marker.get_attribute("title") for marker in label.find_elements(By.CLASS_NAME, "ws")]
+        for label in labels
+    ]
+    assert markers == [[], ["U+0009", "U+001B", "U+001B"], [], ["U+D800"]]
+    select.select_by_index(4)
+    assert [row.get_attribute("data-side") for row in _rows(browser)] == ["bOnly"]

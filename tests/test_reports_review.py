@@ -16,8 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric.inputs.wholejson import _row_offsets, read_json_with_row_lines
-from pytest_rubric.reports.htmlpage import embedded_json, page_data, review_page
+from pytest_rubric.reports.diff import compare
+from pytest_rubric.reports.diff import schema as diff_schema
+from pytest_rubric.reports.htmlpage import embedded_json, review_page
 from pytest_rubric.reports.jsonreport import schema
+from pytest_rubric.reports.pagedata import page_data
 
 LEDGERS = """\
 evaluator: agreement
@@ -323,3 +326,92 @@ def test_each_json_row_is_found_at_the_line_it_is_written_on(
     assert all(end <= later for (_, end), later in zip(ends, offsets[1:], strict=False))
     assert all(text.rfind('"rows"', 0, at) != -1 for at in offsets)
     assert lines == [text.count("\n", 0, at) + 1 for at in offsets]
+
+
+def test_without_a_baseline_the_page_is_as_it_was(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    report = _report(pytester)
+    assert review_page(report, None) == review_page(report)
+    data = _embedded(review_page(report))
+    assert "comparison" not in data
+    assert all("since" not in case for case in data["problems"] + data["passed"])
+    assert all(not {"baseline", "groups", "groupBy"} & set(ledger) for ledger in data["ledgers"])
+
+
+def test_the_page_holds_what_diff_says_changed_since_the_baseline(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester)
+    before = _report(pytester)
+    # r5 is a disagreement no longer, r6 a new one; the inline ledger's total is now wrong.
+    week = WEEK.replace('{"id": "r5", "a": true, "b": false', '{"id": "r5", "a": true, "b": true')
+    week += json.dumps({"id": "r6", "a": False, "b": True}) + "\n"
+    pytester.path.joinpath("week.jsonl").write_text(week, encoding="utf-8")
+    pytester.runpytest("--rubric-report=report.json")
+    after: dict[str, Any] = json.loads(pytester.path.joinpath("report.json").read_text())
+    comparison = compare(before, after, "before.json", "report.json")
+    jsonschema.validate(comparison, diff_schema())
+    data = _embedded(review_page(after, comparison))
+    by_case = {ledger["case"]: ledger for ledger in data["ledgers"]}
+    change = by_case["from-file"]["baseline"]
+    assert (change["entered"], change["left"]) == (
+        [{"id": "r6", "where": "week.jsonl:6"}],
+        [{"id": "r5", "where": "week.jsonl:5"}],
+    )
+    assert (change["before"]["agreement"], change["after"]["agreement"]) == (0, 1)
+    assert by_case["from-file"]["since"]["change"] == "outcome"
+    assert data["comparison"]["baseline"] == "before.json"
+    assert data["comparison"]["ledgers"][0]["section"] == 1  # the page's second ledger
+    assert "baseline" not in by_case["inline"]
+
+
+def test_a_comparison_of_the_wrong_shape_is_passed_over() -> None:
+    report = {"cases": [{"nodeid": "x::a", "case": "a", "outcome": "matched"}]}
+    forged = {"old": None, "summary": [], "cases": "x", "ledgers": [1, {"nodeid": 3}]}
+    assert _embedded(review_page(report, forged))["comparison"] == {
+        "baseline": "",
+        "sameSuite": True,
+        "summary": dict.fromkeys(
+            ("onlyOld", "onlyNew", "outcomeChanged", "answerChanged", "ledgersChanged"), 0
+        ),
+        "cases": [],
+        "ledgers": [],
+    }
+    odd = {"cases": [{"nodeid": "x::a", "change": "outcome"}], "ledgers": [{"nodeid": "x::a"}]}
+    data = page_data(report, odd)
+    assert data["passed"][0]["since"] == {"change": "outcome", "before": None, "after": None}
+
+
+def test_a_grouped_ledgers_groups_reach_the_page_counted(pytester: pytest.Pytester) -> None:
+    _project(pytester)
+    report = _report(pytester)
+    ledger = next(case for case in report["cases"] if case["case"] == "from-file")
+    review = ledger["review"]
+    for row in review["rows"]:
+        row["group"] = "odd" if row["side"] == "aOnly" else "(no week)"
+    odd = {"bothPass": 0, "bothFail": 0, "aOnly": 3, "bOnly": 0}
+    review["groupBy"] = "week"
+    review["groups"] = [
+        {"label": "odd", "value": "odd", "matrix": odd, "agreement": 0, "total": 3,
+         "disagreements": ["r1", "r3", "r5"]},
+        {"label": "(no week)", "matrix": {**odd, "aOnly": 0, "bOnly": 2}, "agreement": 0,
+         "total": 2, "disagreements": ["r2", "r4"]},
+    ]  # fmt: skip
+    jsonschema.validate(report, schema())
+    ledgers = _embedded(review_page(report))["ledgers"]
+    grouped = next(ledger for ledger in ledgers if ledger["case"] == "from-file")
+    assert grouped["groupBy"] == "week"
+    assert [(group["label"], group["disagreements"]) for group in grouped["groups"]] == [
+        ("odd", 3),
+        ("(no week)", 2),
+    ]
+    assert [row["group"] for row in grouped["rows"]] == ["odd", "(no week)"] * 2 + ["odd"]
+
+
+def test_a_lone_surrogate_read_from_a_json_escape_is_embedded_as_that_escape() -> None:
+    text = embedded_json({"id": "x\ud800</script>"})
+    assert "\\ud800" in text
+    assert text.encode("utf-8")
+    assert json.loads(text) == {"id": "x\ud800</script>"}
+    page = review_page({"cases": [{"case": "x\udfff", "outcome": "matched"}]})
+    assert page.encode("utf-8").count(b"<script") == 2

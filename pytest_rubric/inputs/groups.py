@@ -21,6 +21,8 @@ import pytest.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from typing import Final
 
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
@@ -32,6 +34,9 @@ from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 #: grouping, and holding a tally for each of a million values would cost the run dearly.
 MAX_GROUPS = 1000
 
+#: The keys of a Parquet value JSON has no type for (a date, a timestamp, a decimal).
+_PARQUET_VALUE = frozenset({"parquet value", "text"})
+
 #: The kind of each JSON value, said after a label that an earlier group holds.
 _KINDS: Final = {bool: "a Boolean", int: "a number", float: "a number", dict: "a mapping"}
 
@@ -42,8 +47,10 @@ def _key(value: object) -> object:
     kind = type(value)
     if kind is bool:
         return ("bool", value)
-    if kind is int or kind is float:
+    if kind is int:
         return ("number", value)
+    if type(value) is float:  # NaN is not NaN, but its rows are one group (Parquet's)
+        return ("number", value) if math.isfinite(value) else ("number", repr(value))
     if value is None:
         return ("null",)
     if value is ABSENT:
@@ -88,7 +95,7 @@ class GroupTally:
     groups as the report writes them.
     """
 
-    __slots__ = ("_get", "_groups", "_labels", "first_keys", "last", "overflow", "path")
+    __slots__ = ("_get", "_groups", "_labels", "first", "last", "overflow", "path")
 
     def __init__(self, path: KeyPath) -> None:
         self.path = path
@@ -96,16 +103,16 @@ class GroupTally:
         self._groups: dict[object, _Group] = {}
         self._labels: set[str] = set()
         self.last: str | None = None
-        #: The keys of the first export row read, for a path no row holds.
-        self.first_keys: list[str] | None = None
+        #: The first export row read, for the words about a path no row holds.
+        self.first: dict[str, object] | None = None
         #: Whether the rows hold more than :data:`MAX_GROUPS` values (then none is kept).
         self.overflow = False
 
     def read(self, raw: object) -> object:
         """The value at the path in the export row ``raw`` (:data:`ABSENT` where it
         leads nowhere)."""
-        if self.first_keys is None and type(raw) is dict:
-            self.first_keys = [key for key in raw if type(key) is str]
+        if self.first is None and type(raw) is dict:
+            self.first = raw
         return self._get(raw)
 
     def nowhere(self) -> bool:
@@ -142,15 +149,21 @@ class GroupTally:
                 group.ids.append(row.get("id"))
 
     def _label(self, value: object) -> str:
-        """A new group's label: unique among the groups found before it."""
+        """A new group's label, as a report holds text: unique among the groups found
+        before it."""
         if value is ABSENT:
             label = f"(no {self.path.written})"
             kind = "absent"
         elif type(value) is str:
             label, kind = value, "text"
+        elif type(value) is float and not math.isfinite(value):
+            label, kind = repr(value), "a number"
+        elif isinstance(value, Mapping) and set(value) == _PARQUET_VALUE:
+            label, kind = str(value["text"]), str(value["parquet value"])  # a date's ISO text
         else:
             label = json.dumps(plain(value), ensure_ascii=False)
             kind = "null" if value is None else _KINDS.get(type(value), "a list")
+        label = str(plain(label))  # a lone surrogate as the report writes it
         if label in self._labels:
             label = f"{label} ({kind})"
             base, number = label, 2
@@ -170,14 +183,28 @@ class GroupTally:
         return [group.to_json() for group in self._groups.values()]
 
 
-def nowhere_words(groups: GroupTally, holder: str) -> str:
-    """What to say of a ``group_by`` path no row holds; ``holder`` names the export."""
+def nowhere_words(groups: GroupTally, holder: str, kept: bool) -> str:
+    """What to say of a ``group_by`` path no row holds; ``holder`` names the export,
+    ``kept`` whether a ``where`` chose the rows. The nearest key is looked for where the
+    first row stops following the path."""
     path = groups.path
-    keys = groups.first_keys or []
-    close = nearest(path.parts[0], [key for key in keys if key != path.parts[0]])
-    hint = f"did you mean {escape_controls(repr(close))}?" if close else "name a key the rows hold"
+    value: object = groups.first or {}
+    depth = 0
+    while depth < len(path.parts) and isinstance(value, dict) and path.parts[depth] in value:
+        value = value[path.parts[depth]]
+        depth += 1
+    keys = [key for key in value if type(key) is str] if isinstance(value, dict) else []
+    close = nearest(path.parts[depth], keys) if depth < len(path.parts) else None
+    if close is not None:
+        meant = ".".join((*path.parts[:depth], close, *path.parts[depth + 1 :]))
+        hint = f"did you mean {escape_controls(repr(meant))}?"
+    else:
+        hint = "name a key the rows hold"
+    where = ".".join(path.parts[:depth])
+    inside = f" under {escape_controls(repr(where))}" if depth else ""
     shown = ", ".join(escape_controls(key) for key in keys[:12]) or "no keys"
+    rows, first = ("row 'where' keeps", "the first it keeps") if kept else ("row", "its first row")
     return (
-        f"ledger 'group_by' names {escape_controls(repr(path.written))}, which no row of "
-        f"{holder} holds (its first row has {shown}); {hint}"
+        f"ledger 'group_by' names {escape_controls(repr(path.written))}, which no {rows} of "
+        f"{holder} holds ({first} has {shown}{inside}); {hint}"
     )

@@ -32,6 +32,7 @@ from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
+from pytest_rubric.inputs.ledgermaps import grouped
 from pytest_rubric.inputs.ledgerspec import vocabulary
 from pytest_rubric.inputs.misfits import misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes
@@ -174,7 +175,7 @@ class JoinedRows:
         words = (
             dict(labels) if labels is not None and all(type(w) is str for w, _ in labels) else None
         )
-        used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b"}
+        used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b", *grouped(side_spec)}
         groups = self._groups if index == 0 else None
         kept_any = False
         try:
@@ -293,8 +294,10 @@ class JoinedRows:
         findings.left_out = left_out
         if findings.groups is not None and findings.groups.nowhere():
             path = findings.groups.path
-            words = nowhere_words(findings.groups, self.sides[0].display)
-            raise misfit(self.case_file, path.at, words)
+            side_a = self.sides[0]
+            kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
+            words = nowhere_words(findings.groups, f"side a's file {side_a.display}", kept)
+            findings.nowhere = str(misfit(self.case_file, path.at, words))
         findings.whole = True
 
     def here(self) -> str:

@@ -35,6 +35,13 @@ from pytest_rubric.inputs.selection import id_reader
 ROW_KEYS = ("id", "a", "b")
 
 
+def grouped(ledger: Ledger) -> tuple[str, ...]:
+    """The key ``group_by`` names when it is one key: a row's group, not a review field
+    (each row to review names its group)."""
+    path = ledger.group_by
+    return (path.parts[0],) if path is not None and len(path.parts) == 1 else ()
+
+
 def label_meaning(
     lookup: Callable[[object], bool | None],
     labels: Labels,
@@ -149,7 +156,7 @@ def mapped_rows(
     )
     labels = ledger.labels
     lookup = label_lookup(labels)
-    used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS}
+    used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS, *grouped(ledger)}
     plain = ledger.labels is None
     for index, row in enumerate(rows):
         if type(row) is not dict:
@@ -234,7 +241,13 @@ def paired_judgements(
     labels = ledger.labels
     lookup = label_lookup(labels)
     a_name, b_name = ledger.a_name, ledger.b_name
-    used = {ledger.id.parts[0], ledger.grader.parts[0], ledger.label.parts[0], *ROW_KEYS}
+    used = {
+        ledger.id.parts[0],
+        ledger.grader.parts[0],
+        ledger.label.parts[0],
+        *ROW_KEYS,
+        *grouped(ledger),
+    }
     plain = ledger.labels is None
     # ID -> [line of its first judgement, ID, a's label, b's label, the first judgement
     #        (its fields once both are read), judged (bits), whether it holds the first

@@ -104,6 +104,9 @@ class ReadNotes:
     #: report's ``review.groups`` holds it), in the order of their first row.
     group_by: str | None = None
     groups: tuple[dict[str, JSON], ...] | None = None
+    #: The case's problem when no row holds the ``group_by`` path (a problem only beside
+    #: a valid answer: the groups of an invalid ledger are not shown anyway).
+    group_nowhere: str | None = None
 
     def problem(self) -> str | None:
         """The first label outside the vocabulary, in words, naming row, value and labels."""
@@ -179,7 +182,7 @@ class ReadNotes:
                 facts[label] = group_facts(self.groups)
             elif self.whole:
                 facts[label] = (
-                    f"not broken down: the rows hold more than {MAX_GROUPS:,} values there "
+                    f"not broken down: the rows fall into more than {MAX_GROUPS:,} groups "
                     "(a group_by is for a handful of values: desks, weeks, rubric versions)"
                 )
         int_id = self.int_id
@@ -242,6 +245,7 @@ class Findings:
         "judged",
         "left_out",
         "names",
+        "nowhere",
         "one_side",
         "outside",
         "sides",
@@ -265,8 +269,10 @@ class Findings:
         self.one_side: list[str] = []
         self.dotted: str | None = None
         self.int_id: tuple[int, str, int] | None = None
-        #: ``group_by``: the groups of the rows handed over.
+        #: ``group_by``: the groups of the rows handed over; the case's problem when no
+        #: row holds its path.
         self.groups: GroupTally | None = None
+        self.nowhere: str | None = None
 
     def note_id(self, index: int, case_id: object, where: Callable[[], str]) -> None:
         """Row ``index`` is handed over with ``case_id``: the first integer is noted."""
@@ -310,6 +316,7 @@ class Findings:
             self.int_id,
             None if self.groups is None else self.groups.path.written,
             None if self.groups is None or not self.whole else _groups(self.groups),
+            self.nowhere,
         )
 
 

@@ -214,8 +214,9 @@ def _first_bad_text(batch: Any) -> int:
 
 def _json(value: object) -> JSON:
     """A Parquet value as JSON: a map as a mapping (keys as text); a type JSON has no
-    word for (a timestamp, bytes, a decimal) becomes a mapping naming it, which is
-    neither text nor a boolean."""
+    word for (a timestamp, bytes, a decimal) becomes a mapping naming it and holding its
+    text (a date's ISO text), which is neither text nor a boolean, and tells two dates
+    apart (a ``group_by`` week)."""
     if value is None or type(value) in (str, bool, int, float):
         return value  # type: ignore[return-value]
     if type(value) is dict:
@@ -224,7 +225,9 @@ def _json(value: object) -> JSON:
         if value and type(value[0]) is tuple:  # a map: Arrow gives its (key, value) pairs
             return _map(value)
         return [_json(item) for item in value]
-    return {"parquet value": type(value).__name__}
+    isoformat = getattr(value, "isoformat", None)
+    shown = isoformat() if callable(isoformat) else str(value)
+    return {"parquet value": type(value).__name__, "text": str(shown)}
 
 
 def _map(pairs: list[tuple[object, object]]) -> JSON:

@@ -239,7 +239,9 @@ class FileRows:
             raise _none_kept(ledger, conditions, self.case_file)
         groups = findings.groups
         if groups is not None and groups.nowhere():  # never one group of a misspelt key
-            raise misfit(self.case_file, groups.path.at, nowhere_words(groups, self.display))
+            kept = bool(ledger.selection.where)
+            words = nowhere_words(groups, self.display, kept)
+            findings.nowhere = str(misfit(self.case_file, groups.path.at, words))
         findings.left_out = conditions.left_out
         findings.whole = True
 

@@ -13,14 +13,16 @@ test modules imports none of them).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_rubric.casefiles.suffixes import is_case_file, near_miss_at
 from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
+    baseline_path,
     html_path,
     report_path,
     review_rows,
@@ -72,6 +74,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=html_path,
         help="write a review page (one self-contained HTML file: agreement ledgers with their "
         "disagreement rows, mismatches and case errors) to PATH at the end of the run",
+    )
+    group.addoption(
+        "--rubric-baseline",
+        action="store",
+        dest="rubric_baseline",
+        metavar="REPORT",
+        default=None,
+        type=baseline_path,
+        help="compare this run with the report an earlier run wrote (--rubric-report): the "
+        "rubric summary and the review page mark the cases whose outcome changed and, per "
+        "agreement ledger, the disagreement IDs that entered and left; never changes the "
+        "run's outcome",
     )
     group.addoption(
         "--rubric-review-rows",
@@ -209,11 +223,25 @@ def pytest_configure(config: pytest.Config) -> None:
         problems = feed.discovery().problems()
         if problems:
             raise pytest.UsageError("\n".join(problems))
-    run = register(config)
+    run = register(config, baseline=_baseline(config))
     if config.option.rubric_update is not None:
         from pytest_rubric.plugin.update import register as register_update
 
         register_update(config, run.cases, is_worker=run.is_worker)
+
+
+def _baseline(config: pytest.Config) -> Mapping[str, Any] | None:
+    """``--rubric-baseline``'s report, read before any case runs (a usage error when it
+    cannot be); ``None`` without one, and on a pytest-xdist worker, which only runs cases."""
+    path: str | None = config.option.rubric_baseline
+    if path is None or hasattr(config, "workerinput"):
+        return None
+    from pytest_rubric.plugin.options import BaselineError, read_baseline
+
+    try:
+        return read_baseline(path)
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_collect_file(

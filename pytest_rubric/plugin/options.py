@@ -4,6 +4,11 @@ case runs. Imports nothing heavy: a run that collects no case file needs no more
 from __future__ import annotations
 
 import argparse
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
 
@@ -26,6 +31,51 @@ def html_path(value: str) -> str:
 def schema_path(value: str) -> str:
     """``--rubric-schema``'s ``type=``: a path that can be written, checked before collection."""
     return _writable(value, "--rubric-schema", ".rubric-schema.json")
+
+
+def baseline_path(value: str) -> str:
+    """``--rubric-baseline``'s ``type=``: a path given. The report there is read once the
+    run is configured, and only where the run is summarised (not on a pytest-xdist worker)."""
+    if not value:
+        raise argparse.ArgumentTypeError(
+            "the path is empty; give a report an earlier run wrote, e.g. "
+            "--rubric-baseline=rubric-report.json"
+        )
+    return value
+
+
+class BaselineError(Exception):
+    """The baseline cannot be read as a report; the message is one line."""
+
+
+def read_baseline(path: str) -> Mapping[str, Any]:
+    """The report at ``path`` (``--rubric-baseline``), read and checked as
+    ``pytest-rubric diff`` reads one; :class:`BaselineError` when it cannot be."""
+    from pytest_rubric.core.jsonvalues import escape_controls
+    from pytest_rubric.core.version import version
+    from pytest_rubric.reports.diff import read_report
+    from pytest_rubric.reports.merge import MergeRefused
+
+    shown = escape_controls(path)
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise BaselineError(
+                f"--rubric-baseline={shown} cannot be read: it is {kind}; give a report "
+                "an earlier run wrote with --rubric-report=PATH"
+            )
+        content = Path(path).read_bytes()
+    except OSError as exc:
+        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
+        raise BaselineError(
+            f"--rubric-baseline={shown} cannot be read: {reason}; give a report an earlier "
+            "run wrote with --rubric-report=PATH"
+        ) from None
+    try:
+        return read_report(path, content, version())
+    except MergeRefused as exc:
+        raise BaselineError(f"--rubric-baseline: {exc}") from None
 
 
 def review_rows(value: str) -> int:

@@ -14,7 +14,7 @@ Every hook body is guarded, and a case whose record cannot be made fails.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from pytest_rubric.plugin.state import rubric_item_type, wants_full_records
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.payloads import Payload
+    from pytest_rubric.reports.diff import Comparison
     from pytest_rubric.reports.records import SuiteRecord
 
 #: How a run ends that stopped before its cases (a usage error, or, under pytest-xdist, the
@@ -41,8 +42,13 @@ _WORKER_SUITE = "rubric_suite"
 class RubricRun:
     """Registered once per run; pytest calls its hooks."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, baseline: Mapping[str, Any] | None = None) -> None:
         self.config = config
+        #: ``--rubric-baseline``'s report, read before any case ran (not on a worker).
+        self.baseline = baseline
+        #: What changed since the baseline, once the run is over; or why it was not told.
+        self.comparison: Comparison | None = None
+        self.comparison_error: str | None = None
         self.report_path: str | None = config.option.rubric_report
         self.cases: dict[str, Payload] = {}
         self.write_error: str | None = None
@@ -120,7 +126,8 @@ class RubricRun:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         html_path: str | None = self.config.option.rubric_html
-        if (self.report_path is None and html_path is None) or self.is_worker:
+        wanted = self.report_path is not None or html_path is not None
+        if not (wanted or self.baseline is not None) or self.is_worker:
             return
         options = self.config.option
         if _runs_nothing(options):
@@ -142,6 +149,8 @@ class RubricRun:
         except Exception as exc:
             self.write_error = f"the rubric report was not made: {type(exc).__name__}: {exc}"
             data = None
+        if data is not None and self.baseline is not None:
+            self._compare(self.baseline, data)
         from pytest_rubric.core.files import write_text_atomically
         from pytest_rubric.reports.jsonreport import write_report
 
@@ -151,14 +160,30 @@ class RubricRun:
         if data is not None and html_path is not None:
             from pytest_rubric.reports.htmlpage import review_page
 
+            comparison = self.comparison
             self._write(
                 "the rubric review page",
                 lambda: write_text_atomically(
-                    Path(html_path), review_page(data), what="the rubric review page"
+                    Path(html_path),
+                    review_page(data, comparison=comparison),
+                    what="the rubric review page",
                 ),
             )
         if self.write_error is not None and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _compare(self, before: Mapping[str, Any], data: dict[str, Any]) -> None:
+        """What changed since the baseline, for the summary and the page; a comparison
+        that fails says so in the summary and changes nothing else."""
+        try:
+            from pytest_rubric.reports.diff import compare
+            from pytest_rubric.reports.sealing import unsealed
+
+            whole = {**data, "cases": [unsealed(record) for record in data["cases"]]}
+            baseline: str = self.config.option.rubric_baseline
+            self.comparison = compare(before, whole, baseline, self.report_path or RUN)
+        except Exception as exc:
+            self.comparison_error = f"{type(exc).__name__}: {exc}"
 
     def _write(self, what: str, write: Callable[[], None]) -> None:
         from pytest_rubric.core.errors import ReportWriteError
@@ -183,7 +208,13 @@ class RubricRun:
             terminalreporter.write_line(f"rubric summary could not be shown: {type(exc).__name__}")
 
     def _summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.cases and not self.hook_errors and self.write_error is None:
+        if (
+            not self.cases
+            and not self.hook_errors
+            and self.write_error is None
+            and self.comparison is None
+            and self.comparison_error is None
+        ):
             return
         from pytest_rubric.core.jsonvalues import escape_controls
         from pytest_rubric.reports.summary import summary_lines
@@ -191,12 +222,16 @@ class RubricRun:
         brief = terminalreporter.verbosity <= -2
         if self.cases:
             cases = [(payload["record"], payload["summary"]) for payload in self.cases.values()]
-            lines = summary_lines(cases, self.report_path, brief=brief)
+            lines = summary_lines(cases, self.report_path, brief=brief, since=self._since())
             if self.write_error is not None and not brief:
                 lines.pop()  # not "full report: PATH": the error below says what happened
             if not brief:
                 terminalreporter.write_sep("=", "rubric summary")
             for line in lines:
+                terminalreporter.write_line(line)
+        elif self.comparison is not None or self.comparison_error is not None:
+            terminalreporter.write_sep("=", "rubric summary")
+            for line in self._since():
                 terminalreporter.write_line(line)
         for problem in self.hook_errors[:3]:
             terminalreporter.write_line(
@@ -205,16 +240,35 @@ class RubricRun:
         if self.write_error is not None:
             terminalreporter.write_line(f"ERROR: {escape_controls(self.write_error)}", red=True)
 
+    def _since(self) -> list[str]:
+        """The summary's lines on what changed since the baseline, if one was given."""
+        from pytest_rubric.core.jsonvalues import escape_controls
 
+        baseline: str | None = self.config.option.rubric_baseline
+        if self.comparison_error is not None:
+            return [
+                f"the comparison with baseline {escape_controls(baseline or '')} was not made: "
+                f"{escape_controls(self.comparison_error)}"
+            ]
+        if self.comparison is None or baseline is None:
+            return []
+        from pytest_rubric.reports.difftext import baseline_lines
+        from pytest_rubric.reports.summary import MAX_BASELINE_LINES
+
+        return baseline_lines(self.comparison, baseline, limit=MAX_BASELINE_LINES)
+
+
+#: What a comparison with the baseline calls this run when it writes no report.
+RUN = "this run"
 _CASE_REPORTS = "rubric-case-reports"
 _run_key = pytest.StashKey[RubricRun]()
 
 
-def register(config: pytest.Config) -> RubricRun:
+def register(config: pytest.Config, *, baseline: Mapping[str, Any] | None = None) -> RubricRun:
     """Make the run's results object and register it (the hooks for each test follow with
     the first case file collected, the summary workaround with the first case gathered:
-    a run without one never needs them)."""
-    run = RubricRun(config)
+    a run without one never needs them); ``baseline`` is ``--rubric-baseline``'s report."""
+    run = RubricRun(config, baseline)
     config.stash[_run_key] = run
     config.pluginmanager.register(run, "rubric-run")
     return run

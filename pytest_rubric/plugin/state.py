@@ -113,13 +113,18 @@ def update_reads_of(config: pytest.Config) -> CaseFileReads:
 
 def wants_full_records(config: pytest.Config) -> bool:
     """Whether records are full, with each case's input, expected answer, answer and
-    evidence (only a report or a review page reads them)."""
-    return config.option.rubric_report is not None or config.option.rubric_html is not None
+    evidence (only a report, a review page or a comparison with a baseline reads them)."""
+    option = config.option
+    return (
+        option.rubric_report is not None
+        or option.rubric_html is not None
+        or getattr(option, "rubric_baseline", None) is not None
+    )
 
 
 def review_limit(config: pytest.Config) -> int | None:
     """How many rows to review each case keeps, the rest counted; ``None`` (no review pass)
-    unless a report or page is written."""
+    unless a report or page is written or a baseline compared."""
     if not wants_full_records(config):
         return None
     limit: int = config.option.rubric_review_rows

@@ -3,7 +3,10 @@
 The page is made from a report document (:func:`pytest_rubric.reports.jsonreport.document`):
 every agreement ledger with its matrix, agreement over total and the disagreement
 rows the report kept; every mismatch and case error with its differing keys and
-evidence; passed cases counted and listed collapsed. Nothing is fetched: the
+evidence; passed cases counted and listed collapsed. Given a comparison with a
+baseline, the page shows what changed (:mod:`~pytest_rubric.reports.pagecompare`); a
+grouped ledger gets a group filter (:mod:`~pytest_rubric.reports.pagegroups`); what the
+page shows is taken in :mod:`~pytest_rubric.reports.pagedata`. Nothing is fetched: the
 styles and the script are in the page, and a Content-Security-Policy forbids
 loading anything else.
 
@@ -16,16 +19,15 @@ module does not import pytest.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from pytest_rubric.core.compare import MISSING, differences
-from pytest_rubric.reports.sealing import SealedRecord, unsealed
+from pytest_rubric.core.jsonvalues import is_encodable
+from pytest_rubric.reports import pagecompare, pagegroups
+from pytest_rubric.reports.pagedata import page_data
 
-#: Rows shown per page of a ledger's table: a ledger of any length opens at once.
-PAGE_ROWS = 200
-
-_PAGE_OUTCOMES = ("mismatched", "case-error", "xpassed")
+_SURROGATES = re.compile("[\ud800-\udfff]")
 _JSON_ESCAPES = {
     ord("<"): "\\u003c",
     ord(">"): "\\u003e",
@@ -38,134 +40,20 @@ _JSON_ESCAPES = {
 def embedded_json(value: Any) -> str:
     """``value`` as JSON that can stand inside ``<script type="application/json">``:
     nothing in it can end the element or start markup."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
+    if is_encodable(text):
+        return text
+    # A lone surrogate (read from a JSON escape) cannot be written as UTF-8; its own
+    # escape can, and the browser reads it back as the same text.
+    return _SURROGATES.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
-def page_data(report: Mapping[str, Any]) -> dict[str, Any]:
-    """What the page shows, taken from a report document."""
-    ledgers: list[dict[str, Any]] = []
-    problems: list[dict[str, Any]] = []
-    passed: list[dict[str, Any]] = []
-    others: list[dict[str, Any]] = []
-    datasets: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in report.get("cases", ()):
-        if not isinstance(record, Mapping):
-            continue
-        if "sealed" in record:  # a run's own record, not yet written
-            record = unsealed(cast(SealedRecord, record))
-        head = {
-            "case": record.get("case", ""),
-            "file": record.get("file", ""),
-            "line": record.get("line", 0),
-            "evaluator": record.get("evaluator", ""),
-            "outcome": record.get("outcome", ""),
-        }
-        review = record.get("review")
-        actual = record.get("actual")
-        if isinstance(review, Mapping) and isinstance(actual, Mapping):
-            ledgers.append(
-                {
-                    **head,
-                    "inputFile": record.get("inputFile"),
-                    "matrix": actual.get("matrix"),
-                    "agreement": actual.get("agreement"),
-                    "total": actual.get("total"),
-                    "rows": review.get("rows", []),
-                    "more": review.get("more", 0),
-                    "graders": _graders(review.get("graders")),
-                }
-            )
-        outcome = head["outcome"]
-        of = record.get("dataset")
-        if isinstance(of, Mapping):  # a dataset's row: shown under its dataset
-            _dataset_row(datasets, head, of, record)
-            continue
-        if outcome in _PAGE_OUTCOMES:
-            problems.append({**head, **_problem(record)})
-        elif outcome == "matched":
-            passed.append(head)
-        else:
-            others.append({**head, "reason": record.get("reason", "")})
-    return {
-        "pytestRubric": report.get("pytestRubric", ""),
-        "exitStatus": report.get("exitStatus"),
-        "summary": report.get("summary", {}),
-        "pageRows": PAGE_ROWS,
-        "ledgers": ledgers,
-        "problems": problems,
-        "passed": passed,
-        "others": others,
-        "datasets": [_failures_first(group) for group in datasets.values()],
-    }
+def review_page(report: Mapping[str, Any], comparison: Mapping[str, Any] | None = None) -> str:
+    """The review page of ``report``: one HTML document, text only from data.
 
-
-def _dataset_row(
-    datasets: dict[tuple[str, str], dict[str, Any]],
-    head: dict[str, Any],
-    of: Mapping[str, Any],
-    record: Mapping[str, Any],
-) -> None:
-    """Put a dataset's row under its dataset (made at its first row): counted by outcome,
-    with what went wrong when it did not match."""
-    name = str(of.get("case", ""))
-    group = datasets.get((head["file"], name))
-    if group is None:
-        group = {**head, "case": name, "counts": {}, "rows": []}
-        datasets[head["file"], name] = group
-    outcome = head["outcome"]
-    group["counts"][outcome] = group["counts"].get(outcome, 0) + 1
-    row = {**head, "row": str(of.get("row", ""))}
-    if outcome in _PAGE_OUTCOMES:
-        row.update(_problem(record))
-    elif outcome != "matched":
-        row["reason"] = record.get("reason", "")
-    group["rows"].append(row)
-
-
-def _failures_first(group: dict[str, Any]) -> dict[str, Any]:
-    """``group`` with its rows in order: mismatches and case errors, then the others,
-    then the matched, each in the file's order."""
-    rank = {outcome: 0 for outcome in _PAGE_OUTCOMES}
-    group["rows"].sort(
-        key=lambda row: rank.get(row["outcome"], 2 if row["outcome"] == "matched" else 1)
-    )
-    return group
-
-
-def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A mismatch's or case error's differing keys (expected against actual), evidence
-    and problems; a side that is missing is left out of its entry."""
-    differing: list[dict[str, Any]] = []
-    if "actual" in record:
-        subset = record.get("expectedSubset") is True
-        found = differences(record.get("expected"), record.get("actual"), subset=subset)
-        for key, expected, actual in found:
-            entry: dict[str, Any] = {"key": key}
-            if expected is not MISSING:
-                entry["expected"] = expected
-            if actual is not MISSING:
-                entry["actual"] = actual
-            differing.append(entry)
-    return {
-        "differing": differing,
-        "evidence": record.get("evidence"),
-        "problems": record.get("problems", []),
-        "reason": record.get("reason", ""),
-    }
-
-
-def _graders(value: object) -> dict[str, str]:
-    """The names a ledger's ``graders`` gives a and b, or ``a`` and ``b`` themselves."""
-    names = value if isinstance(value, Mapping) else {}
-    return {
-        side: name if isinstance(name := names.get(side), str) and name else side
-        for side in ("a", "b")
-    }
-
-
-def review_page(report: Mapping[str, Any]) -> str:
-    """The review page of ``report``: one HTML document, text only from data."""
-    return _TEMPLATE.replace("__DATA__", embedded_json(page_data(report)))
+    ``comparison`` is what ``pytest-rubric diff --json`` prints for a baseline
+    against ``report``; when given, the page marks what changed since the baseline."""
+    return _BEFORE_DATA + embedded_json(page_data(report, comparison)) + _AFTER_DATA
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -196,7 +84,7 @@ table.matrix td.disagree { color: #a3330f; }
 .outcome-mismatched, .outcome-case-error, .outcome-xpassed { color: #a3330f; }
 .outcome-matched { color: #1e6b30; }
 .pager button, .filters button { margin-right: .4em; }
-</style>
+__STYLE__</style>
 </head>
 <body>
 <h1>pytest-rubric review</h1>
@@ -231,9 +119,16 @@ table.matrix td.disagree { color: #a3330f; }
   }
   // Leading and trailing whitespace, and every invisible character, as a visible
   // marker: "A" and "A " must not look alike.
-  const INVISIBLE = /[\\s\\u00ad\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff\\p{Cc}\\p{Cf}]/u;
+  const INVISIBLE = /[\\s\\u00ad\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff\\p{Cc}\\p{Cf}\\p{Cs}]/u;
+  function codeOf(ch) {
+    return "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+  }
+  // Text where no element can be put (an option): each invisible character as its code.
+  function visibleText(text) {
+    return Array.from(text, (ch) => ch !== " " && INVISIBLE.test(ch) ? "\\u27e8" + codeOf(ch) + "\\u27e9" : ch).join("");
+  }
   function marker(ch) {
-    const code = "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    const code = codeOf(ch);
     const shown = ch === " " ? "\\u2423" : ch === "\\t" ? "\\u21e5" : ch === "\\n" ? "\\u21b5" : code;
     return el("span", {class: "ws", title: code, text: shown});
   }
@@ -261,7 +156,12 @@ table.matrix td.disagree { color: #a3330f; }
   function where(record) {
     return record.line === null ? record.file : record.file + ":" + record.line;
   }
-
+  // Beside a case's ID: its mark when it changed since the baseline.
+  function titled(record) {
+    const mark = sinceMark(record);
+    return mark ? [idNode(record.case), " ", mark, " "] : [idNode(record.case), " "];
+  }
+__SCRIPT__
   // A ledger needs a look when its graders disagree, on rows listed or only counted.
   function disagrees(ledger) {
     const matrix = ledger.matrix || {};
@@ -280,6 +180,7 @@ table.matrix td.disagree { color: #a3330f; }
     function ledgers(count) {
       return count + (count === 1 ? " ledger" : " ledgers");
     }
+    if (data.comparison) link(plural(changeCount(data.comparison), "change") + " since the baseline", "baseline");
     if (summary.mismatched) link(summary.mismatched + " mismatched", "problems");
     if (summary.caseErrors) link(plural(summary.caseErrors, "case error"), "problems");
     if (data.datasets.length) link(plural(data.datasets.length, "dataset"), "datasets");
@@ -296,14 +197,13 @@ table.matrix td.disagree { color: #a3330f; }
 
   function ledgerSection(ledger, number) {
     const box = el("section", {class: "ledger", id: "ledger-" + number});
-    const title = el("h3", {}, [idNode(ledger.case), " "]);
+    const title = el("h3", {}, titled(ledger));
     title.append(el("span", {class: "muted", text: where(ledger) +
       (ledger.inputFile ? " (rows in " + ledger.inputFile + ")" : "")}));
     title.append(" ", el("span", {class: "outcome outcome-" + ledger.outcome, text: ledger.outcome}));
     box.append(title);
-    const matrix = ledger.matrix || {};
-    box.append(el("p", {}, [el("strong", {text: "Agreement: " + show(ledger.agreement) + " / " +
-      show(ledger.total)}), " rows (both graders gave the same label); disagreements are kept for review, never resolved."]));
+    const agreement = el("strong");
+    box.append(el("p", {}, [agreement, " rows (both graders gave the same label); disagreements are kept for review, never resolved."]));
     const table = el("table", {class: "matrix"});
     const names = ledger.graders || {a: "a", b: "b"};
     const named = names.a !== "a" || names.b !== "b";
@@ -311,13 +211,13 @@ table.matrix td.disagree { color: #a3330f; }
     if (named) box.append(el("p", {class: "graders", text: "a is " + names.a + ", b is " + names.b + "."}));
     table.append(el("tr", {}, [el("th", {text: ""}), el("th", {text: names.b + pass}), el("th", {text: names.b + fail})]));
     const rowsBox = el("div", {class: "rows"});
-    const state = {filter: null, page: 0};
+    const state = {filter: null, page: 0, group: null};
     const cells = {};
     function cell(key) {
       const reads = {bothPass: [pass, pass], aOnly: [pass, fail], bOnly: [fail, pass], bothFail: [fail, fail]}[key];
       const td = el("td", {class: "cell" + (key === "aOnly" || key === "bOnly" ? " disagree" : ""),
         "data-cell": key, title: key + " (" + names.a + reads[0] + " / " + names.b + reads[1] +
-        "): click to show these rows", text: show(matrix[key])});
+        "): click to show these rows"});
       td.addEventListener("click", () => {
         state.filter = state.filter === key ? null : key;
         state.page = 0;
@@ -329,39 +229,60 @@ table.matrix td.disagree { color: #a3330f; }
     table.append(el("tr", {}, [el("th", {text: names.a + pass}), cell("bothPass"), cell("aOnly")]));
     table.append(el("tr", {}, [el("th", {text: names.a + fail}), cell("bOnly"), cell("bothFail")]));
     box.append(table);
-    box.append(el("p", {class: "muted", text: "bothPass " + show(matrix.bothPass) + ", bothFail " +
-      show(matrix.bothFail) + ", aOnly " + show(matrix.aOnly) + ", bOnly " + show(matrix.bOnly) +
-      ". Click a cell to show its rows; click it again to show every disagreement."}));
+    const counts = el("p", {class: "muted"});
+    box.append(counts);
+    if (ledger.baseline) box.append(baselineBlock(ledger.baseline));
+    if (ledger.groups) {
+      box.append(groupControls(ledger, (index) => {
+        state.group = index;
+        state.page = 0;
+        render();
+      }));
+    }
     box.append(rowsBox);
+    const entered = enteredKeys(ledger);
+    const views = new Map();  // the rows of each group, filtered once
 
     function render() {
-      for (const [key, td] of Object.entries(cells)) td.classList.toggle("active", key === state.filter);
-      const rows = state.filter ? ledger.rows.filter((row) => row.side === state.filter) : ledger.rows;
+      if (!views.has(state.group)) views.set(state.group, ledgerView(ledger, state.group));
+      const view = views.get(state.group);
+      const group = view.group ? " in " + ledger.groupBy + " " + show(view.group.label) : "";
+      agreement.textContent = "Agreement" + group + ": " + show(view.agreement) + " / " + show(view.total);
+      for (const [key, td] of Object.entries(cells)) {
+        td.textContent = show(view.matrix[key]);
+        td.classList.toggle("active", key === state.filter);
+      }
+      counts.textContent = CELLS.map(([key]) => key + " " + show(view.matrix[key])).join(", ") + group +
+        ". Click a cell to show its rows; click it again to show every disagreement.";
+      const rows = state.filter ? view.rows.filter((row) => row.side === state.filter) : view.rows;
       const pages = Math.max(1, Math.ceil(rows.length / data.pageRows));
       state.page = Math.min(state.page, pages - 1);
       const first = state.page * data.pageRows;
       const shown = rows.slice(first, first + data.pageRows);
       const heading = el("p", {class: "status"});
       if (state.filter === "bothPass" || state.filter === "bothFail") {
-        heading.textContent = state.filter + ": the graders agree on these rows; agreements are counted, not listed.";
+        heading.textContent = state.filter + group + ": the graders agree on these rows; agreements are counted, not listed.";
         rowsBox.replaceChildren(heading);
         return;
       }
       const side = {aOnly: names.a + " pass / " + names.b + " fail", bOnly: names.a + " fail / " + names.b + " pass"};
-      heading.textContent = (state.filter ? state.filter + (named ? " (" + side[state.filter] + ")" : "") + " rows: " : "Disagreement rows: ") +
+      heading.textContent = (state.filter ? state.filter + (named ? " (" + side[state.filter] + ")" : "") + " rows" : "Disagreement rows") + group + ": " +
         rows.length + " recorded" + (rows.length ? ", showing " + (first + 1) + "\\u2013" + (first + shown.length) : "") +
-        (ledger.more ? "; " + ledger.more + " more disagreements were not recorded (--rubric-review-rows)" : "") + ".";
+        (view.more ? "; " + plural(view.more, "more disagreement") + group + (view.more === 1 ? " was" : " were") +
+        " not recorded (--rubric-review-rows)" : "") + ".";
       const table = el("table", {class: "review-rows"});
-      table.append(el("tr", {}, ["#", "ID", named ? "a (" + names.a + ")" : "a", named ? "b (" + names.b + ")" : "b", "side", "written at", "other fields"].map((t) => el("th", {text: t}))));
+      table.append(el("tr", {}, ["#", "ID", ...(ledger.groups ? [ledger.groupBy] : []), named ? "a (" + names.a + ")" : "a", named ? "b (" + names.b + ")" : "b", "side", "written at", "other fields"].map((t) => el("th", {text: t}))));
       const fragment = document.createDocumentFragment();
       shown.forEach((row, offset) => {
         const fields = el("td", {class: "fields"});
         for (const [key, value] of Object.entries(row.fields || {})) {
           fields.append(el("div", {}, [el("strong", {text: key + ": "}), show(value)]));
         }
+        const id = el("td", {class: "mono"}, [idNode(row.id)]);
+        if (entered && entered.has(JSON.stringify(row.id))) id.append(" ", el("span", {class: "new", title: "entered since the baseline", text: "new"}));
         fragment.append(el("tr", {class: "review-row", "data-side": show(row.side)}, [
-          el("td", {class: "muted", text: String(first + offset + 1)}),
-          el("td", {class: "mono"}, [idNode(row.id)]),
+          el("td", {class: "muted", text: String(first + offset + 1)}), id,
+          ...(ledger.groups ? [el("td", {}, "group" in row ? [idNode(row.group)] : [])] : []),
           el("td", {text: show(row.a)}), el("td", {text: show(row.b)}),
           el("td", {text: show(row.side)}), el("td", {class: "mono", text: show(row.where)}),
           fields]));
@@ -376,7 +297,7 @@ table.matrix td.disagree { color: #a3330f; }
 
   function problemSection(problem) {
     const box = el("section", {class: "problem"});
-    const title = el("h3", {}, [idNode(problem.case), " "]);
+    const title = el("h3", {}, titled(problem));
     title.append(el("span", {class: "muted", text: where(problem) + " \\u00b7 " + problem.evaluator + " "}));
     title.append(el("span", {class: "outcome outcome-" + problem.outcome, text: problem.outcome}));
     box.append(title);
@@ -459,7 +380,7 @@ table.matrix td.disagree { color: #a3330f; }
     details.append(el("summary", {text: plural(records.length, label)}));
     const list = el("ul");
     for (const record of records) {
-      list.append(el("li", {}, [idNode(record.case), " ", el("span", {class: "muted",
+      list.append(el("li", {}, [...titled(record), el("span", {class: "muted",
         text: where(record) + " \\u00b7 " + record.evaluator + (record.reason ? " \\u00b7 " + record.outcome + ": " + record.reason : "")})]));
     }
     details.append(list);
@@ -467,7 +388,7 @@ table.matrix td.disagree { color: #a3330f; }
   }
 
   overview();
-  page.replaceChildren();
+  page.replaceChildren(...(data.comparison ? comparisonSection(data.comparison) : []));
   // What needs a look first: mismatches and case errors, then the ledgers whose graders
   // disagree, then the rest.
   page.append(el("h2", {id: "problems", text: "Mismatches and case errors (" + data.problems.length + ")" + (data.datasets.length ? "; a dataset's rows are under Datasets" : "")}));
@@ -495,3 +416,9 @@ table.matrix td.disagree { color: #a3330f; }
 </body>
 </html>
 """
+
+_BEFORE_DATA, _AFTER_DATA = (
+    _TEMPLATE.replace("__STYLE__", pagecompare.STYLE + pagegroups.STYLE)
+    .replace("__SCRIPT__", pagecompare.SCRIPT + pagegroups.SCRIPT)
+    .split("__DATA__")
+)

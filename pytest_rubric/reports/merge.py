@@ -65,9 +65,10 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return made
 
 
-def parse(name: str, content: bytes, version: str) -> ShardReport:
+def parse(name: str, content: bytes, version: str, *, same_tool: bool = True) -> ShardReport:
     """``content`` read as a report written by pytest-rubric ``version``, checked enough
-    to merge; :class:`MergeRefused` when it is not one."""
+    to merge; :class:`MergeRefused` when it is not one. Without ``same_tool`` (to compare
+    runs) any pytest-rubric version's report of this format version is read."""
     shown = _shown(name)
     try:
         data = json.loads(
@@ -92,11 +93,21 @@ def parse(name: str, content: bytes, version: str) -> ShardReport:
             "give the files that pytest --rubric-report=PATH wrote"
         )
     if data.get("version") != VERSION:
+        remedy = (
+            f"merges version {VERSION}: rerun that shard with pytest-rubric {version}"
+            if same_tool
+            else f"reads version {VERSION}: rerun it with pytest-rubric {version}, or compare "
+            "with the pytest-rubric that wrote it"
+        )
         raise MergeRefused(
             f"{shown} is a version {_value(data.get('version'))} report; this pytest-rubric "
-            f"({version}) merges version {VERSION}: rerun that shard with pytest-rubric {version}"
+            f"({version}) {remedy}"
         )
-    if data.get("pytestRubric") != version:
+    if not isinstance(data.get("pytestRubric"), str):
+        raise MergeRefused(
+            f'{shown} is not a complete pytest-rubric report: "pytestRubric" is not a version'
+        )
+    if same_tool and data.get("pytestRubric") != version:
         raise MergeRefused(
             f"{shown} was written by pytest-rubric {_value(data.get('pytestRubric'))}, and this is "
             f"{version}: run every shard and the merge with one pytest-rubric version"
@@ -292,6 +303,13 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
     cases = data.get("cases")
     if not isinstance(cases, list):
         return '"cases" is not a list'
+    summary = data.get("summary")
+    if not (
+        isinstance(summary, dict)
+        and _is_int(summary.get("cases"))
+        and summary["cases"] == len(cases)
+    ):
+        return '"summary.cases" is not the count of its "cases"'
     for number, case in enumerate(cases):
         if not (
             isinstance(case, dict)

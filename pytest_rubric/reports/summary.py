@@ -23,6 +23,8 @@ Summarised: TypeAlias = tuple[KeptRecord, "SummaryLine | None"]
 
 #: How many answer lines per title the summary shows.
 MAX_LINES = 10
+#: How many changes of a kind, and disagreement IDs a ledger, the lines since a baseline show.
+MAX_BASELINE_LINES = 5
 DEFAULT_REPORT = "rubric-report.json"
 #: Outcomes shown only when they happened, after the three every run has.
 _RARE = (("skipped", "skipped"), ("xfailed", "xfailed"), ("xpassed", "xpassed"))
@@ -60,10 +62,15 @@ def count_line(name: str, row: dict[str, int]) -> str:
 
 
 def summary_lines(
-    cases: Sequence[Summarised], report_path: str | None, *, brief: bool = False
+    cases: Sequence[Summarised],
+    report_path: str | None,
+    *,
+    brief: bool = False,
+    since: Sequence[str] = (),
 ) -> list[str]:
-    """The rubric summary of ``cases`` (each record with its summary line, if any);
-    ``brief`` (``-qq``) gives one line for the whole run."""
+    """The rubric summary of ``cases`` (each record with its summary line, if any), with
+    the lines ``since`` on what changed since a baseline; ``brief`` (``-qq``) gives one
+    line for the whole run."""
     records = [record for record, _line in cases]
     table = counts(records)
     if brief:
@@ -73,6 +80,7 @@ def summary_lines(
     lines.extend(_dataset_lines(records))
     lines.extend(_parked_lines(records))
     lines.extend(_answer_lines(cases))
+    lines.extend(since)
     if report_path is not None:
         lines.append(f"full report: {escape_controls(report_path)}")
     else:

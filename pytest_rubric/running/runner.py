@@ -96,6 +96,9 @@ def run_case(
             evidence = ask.explanation()
         if ask.notes is not None:  # what reading an export found, in its own words
             evidence = ask.notes.applied_to(evidence)
+            nowhere = ask.notes.group_nowhere
+            if nowhere is not None and (evidence is None or evidence.problem is None):
+                raise LedgerError(nowhere)  # a misspelt group_by: never one group of all
         review = None
         if reviewed and (evidence is None or evidence.problem is None):
             review = _review(ask, review_limit or 0, review_at)  # reviewed: a limit

@@ -1,0 +1,178 @@
+"""A comparison of two runs (:func:`pytest_rubric.reports.diff.compare`) in words: what
+``pytest-rubric diff`` prints, and the rubric summary's lines since a baseline.
+
+Shortest first: one line of counts, then the changes, failures first: outcomes that
+changed, cases in one report only, answers that changed, then each ledger's matrix,
+agreement and the disagreement IDs that entered and left. A dataset's rows are shown
+under their dataset. Everything from the reports is escaped for the terminal, and IDs
+are quoted as JSON quotes them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.reports.diff import MATRIX_KEYS, CaseChange, Comparison, LedgerChange, Moved
+
+#: Sections of case changes, in the order shown: the change, its heading.
+_SECTIONS = (
+    ("outcome", "outcome changed"),
+    ("only-new", "only in new"),
+    ("only-old", "only in old"),
+    ("answer", "answer changed, same outcome"),
+)
+
+
+def diff_lines(comparison: Comparison, prog: str = "pytest-rubric") -> list[str]:
+    """What ``pytest-rubric diff`` prints: every change."""
+    old, new = _name(comparison["old"]["report"]), _name(comparison["new"]["report"])
+    counted = counts_text(comparison) or "nothing changed"
+    lines = [f"{prog} diff: {counted} ({old} -> {new})"]
+    lines.extend(_suites_line(comparison))
+    lines.extend(change_lines(comparison))
+    return lines
+
+
+def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list[str]:
+    """The rubric summary's section on what changed since the report ``baseline``:
+    at most ``limit`` lines a section, and as many IDs a ledger."""
+    counted = counts_text(comparison)
+    if not counted:
+        return [f"nothing changed since baseline {_name(baseline)}"]
+    lines = [f"since baseline {_name(baseline)}: {counted}"]
+    lines.extend(_suites_line(comparison))
+    lines.extend(f"  {line}" for line in change_lines(comparison, limit=limit))
+    return lines
+
+
+def counts_text(comparison: Comparison) -> str:
+    """The changes counted in words (``2 cases changed outcome, 1 only in new``); ``""``
+    when nothing changed."""
+    summary = comparison["summary"]
+    parts = [
+        (summary["outcomeChanged"], "case changed outcome", "cases changed outcome"),
+        (summary["onlyNew"], "only in new", "only in new"),
+        (summary["onlyOld"], "only in old", "only in old"),
+        (summary["answerChanged"], "answer changed", "answers changed"),
+        (summary["ledgersChanged"], "ledger changed", "ledgers changed"),
+    ]
+    return ", ".join(
+        f"{count} {one if count == 1 else many}" for count, one, many in parts if count
+    )
+
+
+#: How many IDs entered and left each ledger's line names when every change is listed
+#: (``--json`` lists them all).
+IDS_SHOWN = 20
+
+
+def change_lines(comparison: Comparison, *, limit: int | None = None) -> list[str]:
+    """A section a kind of change, then the ledgers; each at most ``limit`` entries long
+    (``None``: all of them)."""
+    lines: list[str] = []
+    for change, heading in _SECTIONS:
+        entries = [entry for entry in comparison["cases"] if entry["change"] == change]
+        if entries:
+            lines.append(f"{heading} ({len(entries)}):")
+            lines.extend(_case_lines(entries[:limit] if limit is not None else entries))
+            lines.extend(_more(len(entries), limit))
+    ledgers = comparison["ledgers"]
+    if ledgers:
+        lines.append(f"ledgers changed ({len(ledgers)}):")
+        shown = ledgers[:limit] if limit is not None else ledgers
+        ids = limit if limit is not None else IDS_SHOWN
+        lines.extend(f"  {ledger_line(ledger, limit=ids)}" for ledger in shown)
+        lines.extend(_more(len(ledgers), limit))
+    return lines
+
+
+def ledger_line(ledger: LedgerChange, *, limit: int | None = None) -> str:
+    """``nodeid: agreement 6/8 -> 5/8; bothPass 4 -> 3, bOnly 1 -> 2; entered "hl-9"
+    (ledgers/w49.jsonl:9); left "hl-2"``, with at most ``limit`` IDs each way."""
+    before, after = ledger["before"], ledger["after"]
+    parts = [
+        f"agreement {before['agreement']}/{before['total']} -> "
+        f"{after['agreement']}/{after['total']}"
+    ]
+    cells = [
+        f"{key} {before['matrix'][key]} -> {after['matrix'][key]}"
+        for key in MATRIX_KEYS
+        if before["matrix"][key] != after["matrix"][key]
+    ]
+    if cells:
+        parts.append(", ".join(cells))
+    for word, moved in (("entered", ledger["entered"]), ("left", ledger["left"])):
+        if moved:
+            parts.append(f"{word} {_ids(moved, limit)}")
+    if not ledger["entered"] and not ledger["left"]:
+        parts.append("the same disagreements in another order")
+    return f"{escape_controls(ledger['nodeid'])}: {'; '.join(parts)}"
+
+
+def _case_lines(entries: Sequence[CaseChange]) -> list[str]:
+    """One line a case; a dataset's rows under a line naming their dataset, where its
+    first row comes."""
+    groups: dict[tuple[str, str] | int, list[CaseChange]] = {}
+    for number, entry in enumerate(entries):
+        dataset = entry.get("dataset")
+        key = (entry["file"], dataset["case"]) if dataset is not None else number
+        groups.setdefault(key, []).append(entry)
+    lines = []
+    for key, members in groups.items():
+        if isinstance(key, tuple):
+            file, case = key
+            rows = f"{len(members)} row{'' if len(members) == 1 else 's'}"
+            lines.append(escape_controls(f"  dataset {case} ({file}), {rows}:"))
+            lines.extend(f"    {_case_line(entry)}" for entry in members)
+        else:
+            lines.extend(f"  {_case_line(entry)}" for entry in members)
+    return lines
+
+
+def _case_line(entry: CaseChange) -> str:
+    nodeid = escape_controls(entry["nodeid"])
+    change = entry["change"]
+    if change == "outcome":
+        return f"{nodeid}: {entry['before']} -> {entry['after']}"
+    if change == "only-new":
+        return f"{nodeid} ({entry['after']})"
+    if change == "only-old":
+        return f"{nodeid} ({entry['before']})"
+    return f"{nodeid} ({entry['after']} both times)"
+
+
+def _ids(moved: Sequence[Moved], limit: int | None) -> str:
+    shown = moved[:limit] if limit is not None else moved
+    text = ", ".join(
+        _quoted(one["id"]) + (f" ({escape_controls(one['where'])})" if one["where"] else "")
+        for one in shown
+    )
+    return text + (f", and {len(moved) - len(shown)} more" if len(moved) > len(shown) else "")
+
+
+def _suites_line(comparison: Comparison) -> list[str]:
+    if comparison["sameSuite"]:
+        return []
+    old, new = comparison["old"], comparison["new"]
+    return [
+        f"the reports are of different suites: {_cases(old['cases'])} in {_name(old['report'])}, "
+        f"{_cases(new['cases'])} in {_name(new['report'])}"
+    ]
+
+
+def _more(count: int, limit: int | None) -> list[str]:
+    return [f"  and {count - limit} more"] if limit is not None and count > limit else []
+
+
+def _cases(count: int) -> str:
+    return f"{count} case{'' if count == 1 else 's'}"
+
+
+def _quoted(text: str) -> str:
+    return escape_controls(json.dumps(text, ensure_ascii=False))
+
+
+def _name(text: str) -> str:
+    return escape_controls(text)

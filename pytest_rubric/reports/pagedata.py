@@ -1,0 +1,157 @@
+"""What the review page shows, taken from a report document and, when given, the
+comparison with a baseline (what ``pytest-rubric diff --json`` prints).
+
+Values pass through as the report holds them: the page's script shows them as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.reports.pagecompare import BaselineChanges
+from pytest_rubric.reports.pagegroups import ledger_groups
+from pytest_rubric.reports.sealing import SealedRecord, unsealed
+
+#: Rows shown per page of a ledger's table: a ledger of any length opens at once.
+PAGE_ROWS = 200
+
+_PAGE_OUTCOMES = ("mismatched", "case-error", "xpassed")
+
+
+def page_data(
+    report: Mapping[str, Any], comparison: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the page shows, taken from a report document, and what changed since the
+    baseline ``comparison`` compares it with."""
+    since = BaselineChanges(comparison) if comparison is not None else None
+    ledgers: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = []
+    passed: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    datasets: dict[tuple[str, str], dict[str, Any]] = {}
+    sections: dict[str, int] = {}
+    for record in report.get("cases", ()):
+        if not isinstance(record, Mapping):
+            continue
+        if "sealed" in record:  # a run's own record, not yet written
+            record = unsealed(cast(SealedRecord, record))
+        head = {
+            "case": record.get("case", ""),
+            "file": record.get("file", ""),
+            "line": record.get("line", 0),
+            "evaluator": record.get("evaluator", ""),
+            "outcome": record.get("outcome", ""),
+        }
+        nodeid = record.get("nodeid")
+        if since is not None and isinstance(nodeid, str):
+            head.update(since.outcome_change(nodeid))
+        review = record.get("review")
+        actual = record.get("actual")
+        if isinstance(review, Mapping) and isinstance(actual, Mapping):
+            ledger = {
+                **head,
+                "inputFile": record.get("inputFile"),
+                "matrix": actual.get("matrix"),
+                "agreement": actual.get("agreement"),
+                "total": actual.get("total"),
+                "rows": review.get("rows", []),
+                "more": review.get("more", 0),
+                "graders": _graders(review.get("graders")),
+                **ledger_groups(review),
+            }
+            if since is not None and isinstance(nodeid, str):
+                ledger.update(since.ledger_change(nodeid))
+                sections[nodeid] = len(ledgers)
+            ledgers.append(ledger)
+        outcome = head["outcome"]
+        of = record.get("dataset")
+        if isinstance(of, Mapping):  # a dataset's row: shown under its dataset
+            _dataset_row(datasets, head, of, record)
+            continue
+        if outcome in _PAGE_OUTCOMES:
+            problems.append({**head, **_problem(record)})
+        elif outcome == "matched":
+            passed.append(head)
+        else:
+            others.append({**head, "reason": record.get("reason", "")})
+    data = {
+        "pytestRubric": report.get("pytestRubric", ""),
+        "exitStatus": report.get("exitStatus"),
+        "summary": report.get("summary", {}),
+        "pageRows": PAGE_ROWS,
+        "ledgers": ledgers,
+        "problems": problems,
+        "passed": passed,
+        "others": others,
+        "datasets": [_failures_first(group) for group in datasets.values()],
+    }
+    if since is not None:
+        data["comparison"] = since.overview(sections)
+    return data
+
+
+def _dataset_row(
+    datasets: dict[tuple[str, str], dict[str, Any]],
+    head: dict[str, Any],
+    of: Mapping[str, Any],
+    record: Mapping[str, Any],
+) -> None:
+    """Put a dataset's row under its dataset (made at its first row): counted by outcome,
+    with what went wrong when it did not match."""
+    name = str(of.get("case", ""))
+    group = datasets.get((head["file"], name))
+    if group is None:
+        group = {key: value for key, value in head.items() if key != "since"}
+        group.update({"case": name, "counts": {}, "rows": []})
+        datasets[head["file"], name] = group
+    outcome = head["outcome"]
+    group["counts"][outcome] = group["counts"].get(outcome, 0) + 1
+    row = {**head, "row": str(of.get("row", ""))}
+    if outcome in _PAGE_OUTCOMES:
+        row.update(_problem(record))
+    elif outcome != "matched":
+        row["reason"] = record.get("reason", "")
+    group["rows"].append(row)
+
+
+def _failures_first(group: dict[str, Any]) -> dict[str, Any]:
+    """``group`` with its rows in order: mismatches and case errors, then the others,
+    then the matched, each in the file's order."""
+    rank = {outcome: 0 for outcome in _PAGE_OUTCOMES}
+    group["rows"].sort(
+        key=lambda row: rank.get(row["outcome"], 2 if row["outcome"] == "matched" else 1)
+    )
+    return group
+
+
+def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A mismatch's or case error's differing keys (expected against actual), evidence
+    and problems; a side that is missing is left out of its entry."""
+    differing: list[dict[str, Any]] = []
+    if "actual" in record:
+        subset = record.get("expectedSubset") is True
+        found = differences(record.get("expected"), record.get("actual"), subset=subset)
+        for key, expected, actual in found:
+            entry: dict[str, Any] = {"key": key}
+            if expected is not MISSING:
+                entry["expected"] = expected
+            if actual is not MISSING:
+                entry["actual"] = actual
+            differing.append(entry)
+    return {
+        "differing": differing,
+        "evidence": record.get("evidence"),
+        "problems": record.get("problems", []),
+        "reason": record.get("reason", ""),
+    }
+
+
+def _graders(value: object) -> dict[str, str]:
+    """The names a ledger's ``graders`` gives a and b, or ``a`` and ``b`` themselves."""
+    names = value if isinstance(value, Mapping) else {}
+    return {
+        side: name if isinstance(name := names.get(side), str) and name else side
+        for side in ("a", "b")
+    }
