@@ -9,14 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from pytest_rubric.core.errors import ReportWriteError
-from pytest_rubric.core.files import path_problem, write_text_atomically
+from pytest_rubric.core.files import (
+    ReportReadError,
+    path_problem,
+    read_report_bytes,
+    write_text_atomically,
+)
 from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.version import version
 from pytest_rubric.reports.htmlpage import review_page
@@ -200,27 +204,26 @@ def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
     else:
         shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
     status = 1 if comparison["changed"] else 0
+    if sys.stdout is None:
+        raise _Stop("cannot write the comparison: standard output is closed")
     try:
-        sys.stdout.write(shown)
+        # A lone surrogate (a forged report's "\ud800") is written as that JSON escape.
+        sys.stdout.buffer.write(shown.encode("utf-8", "backslashreplace"))
         sys.stdout.flush()
     except BrokenPipeError:  # read by `head` or the like, which has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as exc:
+        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
+        raise _Stop(f"cannot write the comparison to standard output: {reason}") from None
     return status
 
 
 def _read(name: str) -> bytes:
     try:
-        mode = os.stat(name).st_mode
-        if stat.S_ISDIR(mode):
-            raise _Stop(
-                f"cannot read {escape_controls(name)}: it is a directory; give a report file"
-            )
-        if not stat.S_ISREG(mode):
-            raise _Stop(f"cannot read {escape_controls(name)}: it is not a regular file")
-        return Path(name).read_bytes()
-    except OSError as exc:
-        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
-        raise _Stop(f"cannot read {escape_controls(name)}: {reason}") from None
+        return read_report_bytes(name)
+    except ReportReadError as exc:
+        remedy = "; give a report file" if exc.no_file else ""
+        raise _Stop(f"cannot read {escape_controls(name) or repr(name)}: {exc}{remedy}") from None
 
 
 def _fail(prog: str, message: str) -> int:

@@ -215,6 +215,9 @@ def test_every_kind_of_change_in_json_failures_first(
     gone = case_of(base, REASON)
     base["cases"].remove(gone)
     old_report["cases"] = [c for c in old_report["cases"] if c["nodeid"] != CALIBRATION]
+    for report in (base, old_report):  # each case left out of its suite too
+        kept = [c["nodeid"] for c in report["cases"]]
+        report["suite"] = suite_record(kept, len(kept))
     old = written(tmp_path, "old.json", settled(old_report))
     new = written(tmp_path, "new.json", settled(base))
     status, made = diff_json(capsys, old, new)
@@ -225,6 +228,7 @@ def test_every_kind_of_change_in_json_failures_first(
         "outcomeChanged": 2,
         "answerChanged": 1,
         "ledgersChanged": 1,
+        "notCompared": 0,
     }
     assert [(c["nodeid"], c["change"], c["before"], c["after"]) for c in made["cases"]] == [
         (LEDGER, "outcome", "matched", "mismatched"),
@@ -552,3 +556,54 @@ def test_every_case_is_listed_once_when_it_changed_and_never_otherwise(
     assert len(listed) == len(set(listed))
     failing = [c["after"] in ("mismatched", "case-error") for c in made["cases"]]
     assert failing == sorted(failing, reverse=True)
+
+
+def test_cases_one_run_collected_but_did_not_select_are_not_compared(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run with -k, or one shard, against a whole run: the cases it did not select were
+    not run there, which is no change."""
+    selected = copy.deepcopy(base)
+    selected["cases"] = [c for c in selected["cases"] if c["nodeid"] == LEDGER]
+    selected["suite"] = {**selected["suite"], "selected": 1}
+    old = written(tmp_path, "old.json", base)
+    new = written(tmp_path, "new.json", settled(selected))
+    status, made = diff_json(capsys, old, new)
+    assert status == 0
+    assert made["summary"]["notCompared"] == len(base["cases"]) - 1
+    assert made["cases"] == []
+    status, lines, _ = diff(capsys, old, new)
+    assert status == 0
+    assert lines[1] == (
+        f"{len(base['cases']) - 1} cases not compared: collected by both runs, selected by "
+        "one only (-k, -m, --deselect, a shard)"
+    )
+
+
+def test_a_lone_surrogate_in_a_report_is_written_as_its_json_escape(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new_report = copy.deepcopy(base)
+    actual = case_of(new_report, LEDGER)["actual"]
+    actual["disagreements"] = [*actual["disagreements"], "\ud800x"]
+    old = written(tmp_path, "old.json", base)
+    new = written(tmp_path, "new.json", new_report)  # json.dumps writes it as \ud800
+    status, made = diff_json(capsys, old, new)
+    assert status == 1
+    (ledger,) = made["ledgers"]
+    assert ledger["entered"] == [{"id": "\ud800x", "where": None}]
+
+
+def test_a_large_file_that_starts_as_no_report_is_refused_before_it_is_read(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = written(tmp_path, "old.json", base)
+    zeros = tmp_path / "zeros.json"
+    with zeros.open("wb") as stream:  # sparse: 3 GB that take no room
+        stream.truncate(3 * 1024**3)
+    status, lines, err = diff(capsys, old, str(zeros))
+    assert (status, lines) == (2, [])
+    assert err == (
+        f"pytest-rubric: error: cannot read {zeros}: it does not start with '{{', as a JSON "
+        "report does\n"
+    )

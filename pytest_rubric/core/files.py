@@ -167,3 +167,51 @@ def os_reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.errno is not None:
         return os.strerror(exc.errno).lower()
     return str(exc) or type(exc).__name__
+
+
+#: No report a run writes comes near this size; a larger file is refused before it is read.
+MAX_REPORT_BYTES = 4 * 1024**3
+
+
+#: How much of a report file is read first, to refuse one that starts as no report does.
+_HEAD = 65536
+
+
+class ReportReadError(ValueError):
+    """A report file that cannot be read; the message says why, as a clause (``it is a
+    directory``), for the caller to name the file and the remedy; ``no_file`` when the
+    path names something that is no file at all."""
+
+    def __init__(self, message: str, *, no_file: bool = False) -> None:
+        super().__init__(message)
+        self.no_file = no_file
+
+
+def read_report_bytes(path: str) -> bytes:
+    """The bytes of the report file at ``path``, refused (:class:`ReportReadError`) when it
+    is no regular file, larger than :data:`MAX_REPORT_BYTES`, or does not start as a JSON
+    object does: a 2 GB file of zeros is refused at its first byte, never read whole."""
+    if not path:
+        raise ReportReadError("no path is given")
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise ReportReadError("it is a directory", no_file=True)
+        if not stat.S_ISREG(info.st_mode):
+            raise ReportReadError(
+                "it is not a regular file (a FIFO, a device, a socket)", no_file=True
+            )
+        if info.st_size > MAX_REPORT_BYTES:
+            raise ReportReadError(
+                f"it is {info.st_size:,} bytes, more than any report ({MAX_REPORT_BYTES:,} at most)"
+            )
+        with open(path, "rb") as stream:
+            head = stream.read(_HEAD)
+            start = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+            # A small file is read whole, and the JSON parser says where it goes wrong.
+            if len(head) == _HEAD and not start.startswith(b"{"):
+                raise ReportReadError("it does not start with '{', as a JSON report does")
+            return head + stream.read()
+    except OSError as exc:
+        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
+        raise ReportReadError(reason) from None

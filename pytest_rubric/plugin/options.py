@@ -4,10 +4,7 @@ case runs. Imports nothing heavy: a run that collects no case file needs no more
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
@@ -51,6 +48,7 @@ class BaselineError(Exception):
 def read_baseline(path: str) -> Mapping[str, Any]:
     """The report at ``path`` (``--rubric-baseline``), read and checked as
     ``pytest-rubric diff`` reads one; :class:`BaselineError` when it cannot be."""
+    from pytest_rubric.core.files import ReportReadError, read_report_bytes
     from pytest_rubric.core.jsonvalues import escape_controls
     from pytest_rubric.core.version import version
     from pytest_rubric.reports.diff import read_report
@@ -58,18 +56,10 @@ def read_baseline(path: str) -> Mapping[str, Any]:
 
     shown = escape_controls(path)
     try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-            raise BaselineError(
-                f"--rubric-baseline={shown} cannot be read: it is {kind}; give a report "
-                "an earlier run wrote with --rubric-report=PATH"
-            )
-        content = Path(path).read_bytes()
-    except OSError as exc:
-        reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
+        content = read_report_bytes(path)
+    except ReportReadError as exc:
         raise BaselineError(
-            f"--rubric-baseline={shown} cannot be read: {reason}; give a report an earlier "
+            f"--rubric-baseline={shown} cannot be read: {exc}; give a report an earlier "
             "run wrote with --rubric-report=PATH"
         ) from None
     try:

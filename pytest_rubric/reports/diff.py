@@ -83,6 +83,8 @@ class LedgerChange(TypedDict):
 class Counts(TypedDict):
     onlyOld: int
     onlyNew: int
+    #: Cases both runs collected but only one selected (``-k``, a shard): not compared.
+    notCompared: int
     outcomeChanged: int
     answerChanged: int
     ledgersChanged: int
@@ -133,6 +135,11 @@ def compare(
     old_cases: Sequence[Mapping[str, Any]] = old["cases"]
     new_cases: Sequence[Mapping[str, Any]] = new["cases"]
     before = {case["nodeid"]: case for case in old_cases}
+    # A case one run collected but did not select (-k, --deselect, a shard) was not run
+    # there: not compared, never a change.
+    collected_old = set(old["suite"]["nodeids"])
+    collected_new = set(new["suite"]["nodeids"])
+    not_compared = 0
     now: set[str] = set()
     changes: list[CaseChange] = []
     ledgers: list[LedgerChange] = []
@@ -141,7 +148,10 @@ def compare(
         now.add(nodeid)
         earlier = before.get(nodeid)
         if earlier is None:
-            changes.append(_change(case, "only-new", None, case["outcome"]))
+            if nodeid in collected_old:
+                not_compared += 1
+            else:
+                changes.append(_change(case, "only-new", None, case["outcome"]))
             continue
         outcome_changed = earlier["outcome"] != case["outcome"]
         same_answer = _same_answer(earlier, case)
@@ -152,11 +162,13 @@ def compare(
             changes.append(_change(case, "outcome", earlier["outcome"], case["outcome"]))
         elif not same_answer and ledger is None:
             changes.append(_change(case, "answer", earlier["outcome"], case["outcome"]))
-    changes.extend(
-        _change(case, "only-old", case["outcome"], None)
-        for case in old_cases
-        if case["nodeid"] not in now
-    )
+    for case in old_cases:
+        if case["nodeid"] in now:
+            continue
+        if case["nodeid"] in collected_new:
+            not_compared += 1
+        else:
+            changes.append(_change(case, "only-old", case["outcome"], None))
     ordered = [change for change in changes if change["after"] in FAILING]
     ordered.extend(change for change in changes if change["after"] not in FAILING)
     kinds = [change["change"] for change in ordered]
@@ -173,6 +185,7 @@ def compare(
             "outcomeChanged": kinds.count("outcome"),
             "answerChanged": kinds.count("answer"),
             "ledgersChanged": len(ledgers),
+            "notCompared": not_compared,
         },
         "cases": ordered,
         "ledgers": ledgers,

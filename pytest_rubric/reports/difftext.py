@@ -42,7 +42,7 @@ def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list
     if not counted:
         return [f"nothing changed since baseline {_name(baseline)}"]
     lines = [f"since baseline {_name(baseline)}: {counted}"]
-    lines.extend(_suites_line(comparison))
+    lines.extend(f"  {line}" for line in _suites_line(comparison))
     lines.extend(f"  {line}" for line in change_lines(comparison, limit=limit))
     return lines
 
@@ -153,13 +153,20 @@ def _ids(moved: Sequence[Moved], limit: int | None) -> str:
 
 
 def _suites_line(comparison: Comparison) -> list[str]:
-    if comparison["sameSuite"]:
-        return []
-    old, new = comparison["old"], comparison["new"]
-    return [
-        f"the reports are of different suites: {_cases(old['cases'])} in {_name(old['report'])}, "
-        f"{_cases(new['cases'])} in {_name(new['report'])}"
-    ]
+    lines = []
+    if not comparison["sameSuite"]:
+        old, new = comparison["old"], comparison["new"]
+        lines.append(
+            f"the reports are of different suites: {_cases(old['cases'])} in "
+            f"{_name(old['report'])}, {_cases(new['cases'])} in {_name(new['report'])}"
+        )
+    skipped = comparison["summary"].get("notCompared", 0)
+    if skipped:
+        lines.append(
+            f"{_cases(skipped)} not compared: collected by both runs, selected by one only "
+            "(-k, -m, --deselect, a shard)"
+        )
+    return lines
 
 
 def _more(count: int, limit: int | None) -> list[str]:

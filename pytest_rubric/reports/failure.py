@@ -94,6 +94,11 @@ def format_evidence(evidence: Evidence | None) -> list[str]:
     if evidence.problem is not None:
         lines.append(f"  invalid input: {escape_controls(evidence.problem)}")
     for label, value in evidence.facts.items():
+        if type(value) is dict and value and all(type(item) is dict for item in value.values()):
+            # A breakdown (a grouped ledger's groups): a line for each part.
+            lines.append(f"  {escape_controls(label)}:")
+            lines.extend(f"    {show(part)}: {show(item)}" for part, item in value.items())
+            continue
         lines.append(f"  {escape_controls(label)}: {show(value)}")
     return lines
 

@@ -100,7 +100,8 @@ def parse(name: str, content: bytes, version: str, *, same_tool: bool = True) ->
             "with the pytest-rubric that wrote it"
         )
         raise MergeRefused(
-            f"{shown} is a version {_value(data.get('version'))} report; this pytest-rubric "
+            f"{shown} is a version {_value(json.dumps(data.get('version')))} report; this "
+            "pytest-rubric "
             f"({version}) {remedy}"
         )
     if not isinstance(data.get("pytestRubric"), str):
