@@ -12,9 +12,8 @@ CPU time and peak RSS. Layouts:
 - ``jsonl``:     ``{"id", "meta": {"category"}, "judge", "desk"}`` rows, ``group_by:
   meta.category`` (a key path);
 - ``judgements``: one row per judgement (CSV ``item,category,annotator,verdict``, two
-  graders), ``group_by: category``. Without ``group_by`` this export is tallied a block
-  at a time; a grouped one is read a row at a time (each row's group is read), so this
-  shows what the breakdown costs where the block path is given up.
+  graders, each case's two judgements on adjacent lines), ``group_by: category``: tallied
+  a block at a time either way, the groups counted in the blocks.
 - ``report``:    the ``csv`` layout with ``--rubric-report`` (the review pass too).
 
 It prints, per layout, the median wall and CPU time of each side, and the ratio grouped

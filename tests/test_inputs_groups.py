@@ -13,13 +13,16 @@ from typing import Any
 
 import jsonschema
 import pytest
-from _agreement import answer, reviewed, run_agreement
+from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.inputs.groups import MAX_GROUPS
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger, from_json
+from pytest_rubric.inputs.reading import open_input
+from pytest_rubric.inputs.rows import FileRows
 
 try:
     import pyarrow
@@ -427,3 +430,54 @@ def test_the_nearest_key_is_looked_for_where_the_path_stops(tmp_path: Path) -> N
     )
     (problem,) = outcome.problems
     assert "(its first row has desk, pass under 'vars'); did you mean 'vars.desk'?" in problem
+
+
+DESKS = st.sampled_from(["sport", "politics", "", "1", "a b", "désk"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cases=st.lists(
+        st.tuples(DESKS, DESKS, st.booleans(), st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_a_per_judgement_csv_is_grouped_alike_in_blocks_and_row_by_row(
+    cases: list[tuple[str, str, bool, bool, bool]],
+) -> None:
+    """Each case's two judgements on adjacent lines (either grader first), its group the
+    first judgement's (the second may hold another): the block path's groups are the rows'."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["item", "desk", "annotator", "verdict"])
+    for number, (first, second, a, b, judge_first) in enumerate(cases):
+        one = [f"h{number}", first, "judge", "PASS" if a else "FAIL"]
+        other = [f"h{number}", second, "editor", "PASS" if b else "FAIL"]
+        if not judge_first:
+            one[2], other[2] = "editor", "judge"
+            one[3], other[3] = other[3], one[3]
+        writer.writerows([one, other])
+    body = (
+        "    input_file: j.csv\n"
+        "    ledger: {id: item, rows: per-judgement, grader: annotator, label: verdict,\n"
+        "             a: judge, b: editor, labels: {PASS: true, FAIL: false}, group_by: desk}\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        case = agreement_case(Path(folder), {"j.csv": out.getvalue()}, body)
+        assert case.input_file is not None
+        by_blocks = open_input(case.input_file, "c.rubric.yaml")
+        assert isinstance(by_blocks, FileRows)
+        assert all(block is not None for block in by_blocks.label_blocks())  # blocks answer
+        assert AGREEMENT.ledger is not None
+        assert AGREEMENT.ledger.stream is not None
+        AGREEMENT.ledger.stream(by_blocks, by_blocks.where)
+        by_rows = open_input(case.input_file, "c.rubric.yaml")
+        assert isinstance(by_rows, FileRows)
+        for _ in by_rows:
+            pass
+        block_notes, row_notes = by_blocks.notes(), by_rows.notes()
+    assert block_notes is not None
+    assert row_notes is not None
+    assert block_notes.groups is not None
+    assert block_notes.groups == row_notes.groups

@@ -25,6 +25,7 @@ from itertools import chain, compress, repeat
 from operator import add, and_, eq, mul, ne
 
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.inputs.groups import GroupTally
 
 #: Characters no word of a block may hold, nor a block: a quote or CR changes how
 #: ``csv.reader`` splits a line, a NUL is refused by it, a comma or LF splits cells.
@@ -129,6 +130,9 @@ class JudgementPairs(_Judgements):
         super().__init__(width, order, a, b, words)
         self.graders = {(a, b), (b, a)}
         self.carry: list[tuple[str, ...]] = []
+        #: ``group_by``: the cell of a line holding its group, and the tally it goes to
+        #: (each case's group is its first judgement's).
+        self.group: tuple[int, GroupTally] | None = None
 
     def block(self, body: str) -> LabelBlock | None:
         rows = body.count("\n")
@@ -174,6 +178,9 @@ class JudgementPairs(_Judgements):
             counted[False, True],
         )
         differing = list(compress(firsts, map(ne, a_labels, b_labels)))
+        if self.group is not None:
+            at_group, groups = self.group
+            groups.add_block(columns[at_group][0::2], firsts, a_labels, b_labels)
         return LabelBlock(list(firsts), pairs, differing)
 
     def last_block(self) -> LabelBlock | None:

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import ne
 from typing import Final
 
 from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
@@ -120,8 +123,8 @@ class GroupTally:
         likely, which must not pass for one group of every row."""
         return not self.overflow and len(self._groups) == 1 and ABSENT in self._groups
 
-    def add(self, row: object, value: object) -> None:
-        """Row ``row`` is handed over, its export row holding ``value`` at the path."""
+    def _group(self, value: object) -> _Group | None:
+        """The group of ``value``, made when it is new; ``None`` past :data:`MAX_GROUPS`."""
         key = value if type(value) is str else _key(value)
         group = self._groups.get(key)
         if group is None:
@@ -129,8 +132,42 @@ class GroupTally:
                 self.overflow = True
                 self._groups.clear()
                 self.last = None
-                return
+                return None
             group = self._groups[key] = _Group(value, self._label(value))
+        return group
+
+    def add_block(
+        self,
+        values: Sequence[str],
+        ids: Sequence[str],
+        a_labels: Sequence[bool],
+        b_labels: Sequence[bool],
+    ) -> None:
+        """Rows handed over as a block (text IDs, Boolean labels, text group values, in
+        row order): tallied by counting, as :meth:`add` tallies them one at a time."""
+        for value in dict.fromkeys(values):  # new groups in the order of their first row
+            if self._group(value) is None:
+                return
+        groups = self._groups
+        for (value, a, b), count in Counter(zip(values, a_labels, b_labels, strict=True)).items():
+            group = groups[value]
+            if a:
+                if b:
+                    group.both += count
+                else:
+                    group.a_only += count
+            elif b:
+                group.b_only += count
+            else:
+                group.neither += count
+        for value, case_id in compress(zip(values, ids, strict=True), map(ne, a_labels, b_labels)):
+            groups[value].ids.append(case_id)
+
+    def add(self, row: object, value: object) -> None:
+        """Row ``row`` is handed over, its export row holding ``value`` at the path."""
+        group = self._group(value)
+        if group is None:
+            return
         self.last = group.label
         if type(row) is not dict:
             return  # not a mapping: the ledger is not valid, and its groups not shown

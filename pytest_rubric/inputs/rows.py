@@ -285,11 +285,18 @@ class FileRows:
             and (
                 ledger.selection.where
                 or ledger.selection.ids_as_text
-                or ledger.group_by is not None  # each row's group is read one at a time
+                # Groups are tallied in blocks of a CSV's judgements only; elsewhere each
+                # row's group is read one at a time.
+                or (
+                    ledger.group_by is not None
+                    and not (ledger.per_judgement and self.base == ".csv")
+                )
             )
         ):
             return iter((None,))
         findings = Findings()
+        if ledger is not None and ledger.group_by is not None:
+            findings.groups = GroupTally(ledger.group_by)
         self._passes.append(("blocks", findings))
         return _blocks_or_rows(blocks(self.file, findings))
 

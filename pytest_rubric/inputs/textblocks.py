@@ -22,6 +22,7 @@ from pytest_rubric.inputs.blocks import (
     word_block,
 )
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
+from pytest_rubric.inputs.groups import GroupTally
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import Findings, grader_shown
 from pytest_rubric.inputs.source import InputFile
@@ -92,7 +93,9 @@ def _blocks(
                 end = -1 if header is None else header.find("\n")
                 read = None
                 if header is not None and end >= 0:
-                    read, judgements = _csv_block_reader(header[:end], file.ledger, kind)
+                    read, judgements = _csv_block_reader(
+                        header[:end], file.ledger, kind, findings.groups
+                    )
                 if header is None or read is None:
                     yield None  # none, another header, a runaway line: one row at a time
                     return
@@ -119,7 +122,10 @@ def _blocks(
 
 
 def _csv_block_reader(
-    header: str, ledger: Ledger | None, kind: type[Judgements] | None
+    header: str,
+    ledger: Ledger | None,
+    kind: type[Judgements] | None,
+    groups: GroupTally | None = None,
 ) -> tuple[Callable[[str], LabelBlock | None] | None, Judgements | None]:
     """How to read a CSV ledger's blocks under ``header`` (its first line), when it is a
     layout :mod:`~pytest_rubric.inputs.blocks` reads (else ``None``), and the reader of
@@ -140,7 +146,11 @@ def _csv_block_reader(
         return None, None
     names = header.split(",")
     if not ledger.per_judgement:
-        if names != [ledger.id.column, ledger.a.column, ledger.b.column]:
+        if ledger.group_by is not None or names != [
+            ledger.id.column,
+            ledger.a.column,
+            ledger.b.column,
+        ]:
             return None, None
         return partial(word_block, words=words), None
     assert ledger.grader is not None
@@ -153,4 +163,9 @@ def _csv_block_reader(
     order = (names.index(wanted[0]), names.index(wanted[1]), names.index(wanted[2]))
     assert kind is not None
     judgements = kind(len(names), order, ledger.a_name, ledger.b_name, words)
+    if ledger.group_by is not None:  # a case's group: its first judgement's, read in pairs
+        column = ledger.group_by.column
+        if groups is None or column not in names or not isinstance(judgements, JudgementPairs):
+            return None, None
+        judgements.group = (names.index(column), groups)
     return judgements.block, judgements
