@@ -54,6 +54,20 @@ MARKER = re.compile(
 #: Binary files of demos that cannot be written inline (Parquet), one folder per demo.
 DEMO_FILES = ROOT / "docs" / "demos"
 
+#: The case file of the "compare" demo's week 49, the same before and after.
+WEEK_49 = """\
+evaluator: agreement
+cases:
+  - id: week-49
+    input_file: ledgers/week-49.jsonl
+    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
+    expected:
+      matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 0}
+      agreement: 5
+      total: 6
+      disagreements: [hl-903]
+"""
+
 DEMOS: dict[str, dict[str, str | bytes | Path]] = {
     # "Reading a mismatch": three mismatching cases.
     "mismatch": {
@@ -518,18 +532,7 @@ cases:
     # judge's prompt changed (each folder its own rootdir, so node IDs match).
     "compare": {
         "before/pytest.ini": "[pytest]\n",
-        "before/rubrics/weekly.rubric.yaml": """\
-evaluator: agreement
-cases:
-  - id: week-49
-    input_file: ledgers/week-49.jsonl
-    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
-    expected:
-      matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 0}
-      agreement: 5
-      total: 6
-      disagreements: [hl-903]
-""",
+        "before/rubrics/weekly.rubric.yaml": WEEK_49,
         "before/rubrics/ledgers/week-49.jsonl": (
             '{"id": "hl-901", "desk": "politics", "judge": true, "editor": true}\n'
             '{"id": "hl-902", "desk": "sport", "judge": true, "editor": true}\n'
@@ -539,18 +542,8 @@ cases:
             '{"id": "hl-906", "desk": "sport", "judge": false, "editor": false}\n'
         ),
         "after/pytest.ini": "[pytest]\n",
-        "after/rubrics/weekly.rubric.yaml": """\
-evaluator: agreement
-cases:
-  - id: week-49
-    input_file: ledgers/week-49.jsonl
-    ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
-    expected:
-      matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 0}
-      agreement: 5
-      total: 6
-      disagreements: [hl-903]
-
+        "after/rubrics/weekly.rubric.yaml": WEEK_49
+        + """
   - id: week-50
     input_file: ledgers/week-50.jsonl
     ledger: {id: id, a: judge, b: editor, graders: {a: judge, b: editor}, group_by: desk}
