@@ -119,6 +119,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         return _fail(prog, str(exc))
     except KeyboardInterrupt:
         return _fail(prog, "interrupted")
+    except MemoryError:  # a report too large for this machine's memory
+        return _fail(prog, "out of memory: the reports given do not fit in this machine's memory")
     except Exception as exc:  # a bug of ours: still one line, never a traceback
         return _fail(prog, f"internal error: {type(exc).__name__}: {exc}")
 

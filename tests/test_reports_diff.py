@@ -607,3 +607,37 @@ def test_a_large_file_that_starts_as_no_report_is_refused_before_it_is_read(
         f"pytest-rubric: error: cannot read {zeros}: it does not start with '{{', as a JSON "
         "report does\n"
     )
+
+
+def test_a_ledger_whose_cells_moved_but_not_its_disagreements_names_no_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = ledger_answer(["d1"])
+    after = {
+        **ledger_answer(["d1"]),
+        "matrix": {"bothPass": 0, "bothFail": 1, "aOnly": 1, "bOnly": 0},
+    }
+    reordered = ledger_answer(["d2", "d1"])
+    old = written(
+        tmp_path,
+        "old.json",
+        hand_made(
+            [
+                record(0, "matched", before, ledger=True),
+                record(1, "matched", ledger_answer(["d1", "d2"]), ledger=True),
+            ]
+        ),
+    )
+    new = written(
+        tmp_path,
+        "new.json",
+        hand_made(
+            [record(0, "matched", after, ledger=True), record(1, "matched", reordered, ledger=True)]
+        ),
+    )
+    status, lines, _ = diff(capsys, old, new)
+    assert status == 1
+    assert lines[-2:] == [
+        "  cases.rubric.yaml::case-0: agreement 1/2 -> 1/2; bothPass 1 -> 0, bothFail 0 -> 1",
+        "  cases.rubric.yaml::case-1: agreement 1/3 -> 1/3; the same disagreements in another order",
+    ]

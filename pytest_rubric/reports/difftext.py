@@ -40,7 +40,8 @@ def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list
     at most ``limit`` lines a section, and as many IDs a ledger."""
     counted = counts_text(comparison)
     if not counted:
-        return [f"nothing changed since baseline {_name(baseline)}"]
+        lines = [f"nothing changed since baseline {_name(baseline)}"]
+        return lines + [f"  {line}" for line in _suites_line(comparison)]
     lines = [f"since baseline {_name(baseline)}: {counted}"]
     lines.extend(f"  {line}" for line in _suites_line(comparison))
     lines.extend(f"  {line}" for line in change_lines(comparison, limit=limit))
@@ -106,8 +107,8 @@ def ledger_line(ledger: LedgerChange, *, limit: int | None = None) -> str:
     for word, moved in (("entered", ledger["entered"]), ("left", ledger["left"])):
         if moved:
             parts.append(f"{word} {_ids(moved, limit)}")
-    if not ledger["entered"] and not ledger["left"]:
-        parts.append("the same disagreements in another order")
+    if not ledger["entered"] and not ledger["left"] and not cells:
+        parts.append("the same disagreements in another order")  # all else is equal
     return f"{escape_controls(ledger['nodeid'])}: {'; '.join(parts)}"
 
 
