@@ -118,7 +118,7 @@ def wants_full_records(config: pytest.Config) -> bool:
     return (
         option.rubric_report is not None
         or option.rubric_html is not None
-        or getattr(option, "rubric_baseline", None) is not None
+        or option.rubric_baseline is not None
     )
 
 
