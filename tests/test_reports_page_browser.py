@@ -507,7 +507,13 @@ DIGEST = "sha256:" + "0" * 64
 def _comparison(**document: Any) -> dict[str, Any]:
     """A ``pytest-rubric diff --json`` document: nothing changed, but for ``document``."""
     side = {"report": "new.json", "pytestRubric": "test", "cases": 3, "digest": DIGEST}
-    summary = {"onlyOld": 0, "onlyNew": 0, "outcomeChanged": 0, "answerChanged": 0}
+    summary = {
+        "onlyOld": 0,
+        "onlyNew": 0,
+        "outcomeChanged": 0,
+        "answerChanged": 0,
+        "notCompared": 0,
+    }
     return {
         "format": "pytest-rubric-diff",
         "version": 1,
@@ -554,7 +560,13 @@ def test_the_comparison_shows_what_entered_left_and_changed_outcome(
     }
     fresh = _ledger("fresh", [])
     del fresh["review"]
-    summary = {"onlyOld": 1, "onlyNew": 1, "outcomeChanged": 1, "answerChanged": 0}
+    summary = {
+        "onlyOld": 1,
+        "onlyNew": 1,
+        "outcomeChanged": 1,
+        "answerChanged": 0,
+        "notCompared": 0,
+    }
     comparison = _comparison(
         sameSuite=False,
         summary={**summary, "ledgersChanged": 1},
