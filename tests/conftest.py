@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import pkgutil
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -10,6 +13,16 @@ from hypothesis import HealthCheck, settings
 from pytest_rubric.editing.decisions import CI_VARIABLES
 
 pytest_plugins = ["pytester"]
+
+# Where PYTHONDONTWRITEBYTECODE is set (as many CI images set it), every Python process the
+# suite starts (pytester's subprocess runs, the docs' commands, pytest-xdist's workers)
+# would compile pytest and this package afresh. Their bytecode goes to one temporary
+# folder instead (PYTHONPYCACHEPREFIX), never beside the sources, and goes with it.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+    _PYCACHE = tempfile.mkdtemp(prefix="rubric-tests-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    atexit.register(shutil.rmtree, _PYCACHE, True)
 
 import pytest_rubric  # noqa: E402
 
