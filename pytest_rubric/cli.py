@@ -81,6 +81,13 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
     paging.add_argument(
         "-o", "--output", required=True, metavar="OUT", help="where to write the page (atomically)"
     )
+    paging.add_argument(
+        "--baseline",
+        metavar="REPORT",
+        default=None,
+        help="an earlier run's report: the page opens with what changed since it, as "
+        "pytest --rubric-baseline=REPORT --rubric-html=OUT shows it",
+    )
     paging.add_argument("reports", nargs="+", metavar="REPORT", help="a report (or a shard's)")
     comparing = commands.add_parser(
         "diff",
@@ -111,7 +118,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
     try:
         arguments = parser.parse_args(argv)
         if arguments.command == "html":
-            return _html(arguments.output, arguments.reports, prog)
+            return _html(arguments.output, arguments.reports, prog, arguments.baseline)
         if arguments.command == "diff":
             return _diff(arguments.old, arguments.new, as_json=arguments.as_json, prog=prog)
         return _merge(arguments.output, arguments.reports, prog)
@@ -125,16 +132,31 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         return _fail(prog, f"internal error: {type(exc).__name__}: {exc}")
 
 
-def _html(output: str, names: list[str], prog: str) -> int:
+def _html(output: str, names: list[str], prog: str, baseline: str | None = None) -> int:
     problem = path_problem(output, "-o", "rubric-review.html")
     if problem is not None:
         raise _Stop(problem)
     reports = _reports(
         output, names, elsewhere="write to another path", refused="not a report to show"
     )
+    before = None
+    if baseline is not None:
+        from pytest_rubric.reports.diff import read_report
+
+        try:
+            before = read_report(baseline, _read(baseline), version())
+        except MergeRefused as exc:
+            raise _Stop(f"--baseline: {exc}") from None
     try:
         data = reports[0].data if len(reports) == 1 else merge(reports, version())
-        write_text_atomically(Path(output), review_page(data), what="the review page")
+        comparison = None
+        if before is not None:
+            from pytest_rubric.reports.diff import compare
+
+            shown = names[0] if len(names) == 1 else "the merged reports"
+            comparison = compare(before, data, baseline or "", shown)
+        page = review_page(data, comparison=comparison)
+        write_text_atomically(Path(output), page, what="the review page")
     except MergeRefused as exc:
         raise _Stop(f"merge refused: {exc}") from None
     except ReportWriteError as exc:

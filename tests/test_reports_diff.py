@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -641,3 +642,37 @@ def test_a_ledger_whose_cells_moved_but_not_its_disagreements_names_no_order(
         "  cases.rubric.yaml::case-0: agreement 1/2 -> 1/2; bothPass 1 -> 0, bothFail 0 -> 1",
         "  cases.rubric.yaml::case-1: agreement 1/3 -> 1/3; the same disagreements in another order",
     ]
+
+
+def _embedded(page: Path) -> dict[str, Any]:
+    found = re.search(
+        r'<script type="application/json" id="rubric-data">(.*?)</script>',
+        page.read_text(encoding="utf-8"),
+    )
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def test_the_html_command_opens_the_page_with_what_changed_since_a_baseline(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = written(tmp_path, "old.json", base)
+    changed = copy.deepcopy(base)
+    changed_week_48(changed)
+    new = written(tmp_path, "new.json", settled(changed))
+    page = tmp_path / "review.html"
+    assert cli.main(["html", "--baseline", old, "-o", str(page), new]) == 0
+    comparison = _embedded(page)["comparison"]
+    assert comparison["baseline"] == old
+    assert [ledger["case"] for ledger in comparison["ledgers"]] == [case_of(base, LEDGER)["case"]]
+    plain = tmp_path / "plain.html"
+    assert cli.main(["html", "-o", str(plain), new]) == 0
+    assert not _embedded(plain).get("comparison")
+    capsys.readouterr()
+    refused = tmp_path / "refused.html"
+    assert cli.main(["html", "--baseline", str(tmp_path), "-o", str(refused), new]) == 2
+    assert capsys.readouterr().err == (
+        f"pytest-rubric: error: cannot read {tmp_path}: it is a directory; give a report file\n"
+    )
+    assert not refused.exists()
