@@ -33,35 +33,32 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CATEGORIES = [f"desk-{n}" for n in range(10)]
 
 
+def cases(rows: int, rng: random.Random) -> Iterator[tuple[str, str, bool, bool]]:
+    """Each case's ID, category and two labels: 60% pass for a, b agreeing 90% of the time."""
+    for number in range(rows):
+        a = rng.random() < 0.6
+        yield f"h{number:07d}", rng.choice(CATEGORIES), a, a if rng.random() < 0.9 else not a
+
+
 def write_csv(path: Path, rows: int, rng: random.Random) -> None:
     with path.open("w", encoding="utf-8", newline="") as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(["id", "category", "judge", "desk"])
-        for number in range(rows):
-            a = rng.random() < 0.6
-            b = a if rng.random() < 0.9 else not a
-            writer.writerow(
-                [f"h{number:07d}", rng.choice(CATEGORIES), str(a).lower(), str(b).lower()]
-            )
+        for case_id, category, a, b in cases(rows, rng):
+            writer.writerow([case_id, category, str(a).lower(), str(b).lower()])
 
 
 def write_jsonl(path: Path, rows: int, rng: random.Random) -> None:
     with path.open("w", encoding="utf-8") as stream:
-        for number in range(rows):
-            a = rng.random() < 0.6
-            b = a if rng.random() < 0.9 else not a
-            row = {
-                "id": f"h{number:07d}",
-                "meta": {"category": rng.choice(CATEGORIES)},
-                "judge": a,
-                "desk": b,
-            }
+        for case_id, category, a, b in cases(rows, rng):
+            row = {"id": case_id, "meta": {"category": category}, "judge": a, "desk": b}
             stream.write(json.dumps(row) + "\n")
 
 
@@ -69,12 +66,9 @@ def write_judgements(path: Path, rows: int, rng: random.Random) -> None:
     with path.open("w", encoding="utf-8", newline="") as stream:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(["item", "category", "annotator", "verdict"])
-        for number in range(rows):
-            a = rng.random() < 0.6
-            b = a if rng.random() < 0.9 else not a
-            category = rng.choice(CATEGORIES)
-            writer.writerow([f"h{number:07d}", category, "judge", "PASS" if a else "FAIL"])
-            writer.writerow([f"h{number:07d}", category, "editor", "PASS" if b else "FAIL"])
+        for case_id, category, a, b in cases(rows, rng):
+            writer.writerow([case_id, category, "judge", "PASS" if a else "FAIL"])
+            writer.writerow([case_id, category, "editor", "PASS" if b else "FAIL"])
 
 
 LAYOUTS = {

@@ -30,7 +30,7 @@ from typing import Any, TypeAlias
 
 from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
 from pytest_rubric.inputs.keypaths import KeyPath, path_from_json, place_from_json, read_key_path
-from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
+from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import (
     EVERY_ROW,
     Selection,
@@ -174,17 +174,12 @@ def read_dataset(
     if not isinstance(block, dict):
         problem(at, f"'dataset' must be a mapping, not {describe(block)}; write e.g. {example}")
         return None
-    places = keys.get(id(block), {})
+    places = Places(block, at, keys)
+    key_at, value_at = places.key, places.value
     problems: list[tuple[Position, str]] = []
 
     def refuse(where: Position, message: str) -> None:
         problems.append((where, message))
-
-    def value_at(key: str) -> Position:
-        return places.get(key, (at, at))[1]
-
-    def key_at(key: str) -> Position:
-        return places.get(key, (at, at))[0]
 
     refuse_unknown_keys(block, DATASET_KEYS, "a dataset key", key_at, refuse)
     for key, what in (
@@ -254,10 +249,10 @@ def _template(
                 "of its value, e.g. 'pass: verdict'",
             )
             return None
-        places = keys.get(id(value), {})
+        inner_places = Places(value, at, keys)
         out: list[tuple[str, Template]] = []
         for key, inner in value.items():
-            inner_at = places.get(key, (at, at))[1]
+            inner_at = inner_places.value(key)
             read = _template(inner, f"{named}.{key}", inner_at, keys, items, refuse, csv_like)
             if read is not None:
                 out.append((key, read))
@@ -299,11 +294,11 @@ def _split(
             "list with the text between its items, e.g. 'split: {reason_codes: \";\"}'",
         )
         return ()
-    places = keys.get(id(value), {})
+    places = Places(value, at, keys)
     columns = set() if template is None else {path.column for _, path in leaves(template, "input")}
     out: list[tuple[str, str]] = []
     for column, by in value.items():
-        column_at, by_at = places.get(column, (at, at))
+        column_at, by_at = places.key(column), places.value(column)
         if not isinstance(by, str) or not by:
             refuse(
                 by_at,

@@ -28,7 +28,7 @@ from pytest_rubric.inputs.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Position, Report, read_labels, refuse_unknown_keys
+from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import Selection, read_selection, selection_from_json
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
@@ -100,13 +100,8 @@ def read_side(
 ) -> Side | None:
     """Side ``name`` (``a`` or ``b``) as ``block`` describes it, or ``None`` after
     refusing each problem at its place."""
-    places = keys.get(id(block), {})
-
-    def key_at(key: str) -> Position:
-        return places.get(key, (at, at))[0]
-
-    def value_at(key: str) -> Position:
-        return places.get(key, (at, at))[1]
+    places = Places(block, at, keys)
+    key_at, value_at = places.key, places.value
 
     problems: list[tuple[Position, str]] = []
 

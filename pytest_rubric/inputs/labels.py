@@ -15,6 +15,30 @@ Position = tuple[int, int]
 Report = Callable[[Position, str], None]
 
 
+class Places:
+    """Where a case-file block's keys and their values are written (the loader's
+    ``Spans.keys`` for the block); a key the block lacks is placed where the block starts."""
+
+    __slots__ = ("_at", "_places")
+
+    def __init__(
+        self,
+        block: object,
+        at: Position,
+        keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
+    ) -> None:
+        self._places = keys.get(id(block), {})
+        self._at = at
+
+    def key(self, name: str) -> Position:
+        """Where the key ``name`` is written."""
+        return self._places.get(name, (self._at, self._at))[0]
+
+    def value(self, name: str) -> Position:
+        """Where the value of the key ``name`` is written."""
+        return self._places.get(name, (self._at, self._at))[1]
+
+
 def refuse_unknown_keys(
     block: Mapping[str, object],
     known: Sequence[str],

@@ -51,6 +51,7 @@ from pytest_rubric.inputs.keypaths import (
     read_key_path,
 )
 from pytest_rubric.inputs.labels import (
+    Places,
     Position,
     Report,
     read_graders,
@@ -273,17 +274,12 @@ def read_ledger(
             "'ledger: {id: task_id, a: judge_label, b: editor_label}'",
         )
         return None
-    places = keys.get(id(block), {})
+    places = Places(block, at, keys)
+    key_at, value_at = places.key, places.value
     problems: list[tuple[Position, str]] = []
 
     def refuse(where: Position, message: str) -> None:
         problems.append((where, message))
-
-    def key_at(key: str) -> Position:
-        return places.get(key, (at, at))[0]
-
-    def value_at(key: str) -> Position:
-        return places.get(key, (at, at))[1]
 
     refuse_unknown_keys(block, LEDGER_KEYS, "a ledger key", key_at, refuse)
     if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
