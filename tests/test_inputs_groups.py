@@ -408,7 +408,10 @@ def test_a_where_that_keeps_no_row_holding_the_key_says_so(tmp_path: Path) -> No
         "    ledger: {id: id, a: judge, b: editor, where: {week: 2}, group_by: desk}\n",
     )
     (problem,) = outcome.problems
-    assert "which no row 'where' keeps of w.jsonl holds (the first it keeps has id, week" in problem
+    assert (
+        "which no row of w.jsonl that 'where' keeps holds (the first it keeps has id, week"
+        in problem
+    )
 
 
 def test_a_misspelt_group_by_leaves_a_refusal_answer_alone(tmp_path: Path) -> None:

@@ -240,8 +240,9 @@ def nowhere_words(groups: GroupTally, holder: str, kept: bool) -> str:
     where = ".".join(path.parts[:depth])
     inside = f" under {escape_controls(repr(where))}" if depth else ""
     shown = ", ".join(escape_controls(key) for key in keys[:12]) or "no keys"
-    rows, first = ("row 'where' keeps", "the first it keeps") if kept else ("row", "its first row")
+    rows = f"row of {holder} that 'where' keeps" if kept else f"row of {holder}"
+    first = "the first it keeps" if kept else "its first row"
     return (
-        f"ledger 'group_by' names {escape_controls(repr(path.written))}, which no {rows} of "
-        f"{holder} holds ({first} has {shown}{inside}); {hint}"
+        f"ledger 'group_by' names {escape_controls(repr(path.written))}, which no {rows} "
+        f"holds ({first} has {shown}{inside}); {hint}"
     )
