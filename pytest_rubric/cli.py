@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from pytest_rubric.core.errors import ReportWriteError
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.files import (
     ReportReadError,
     path_problem,
     read_report_bytes,
     write_text_atomically,
 )
-from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.version import version
 from pytest_rubric.reports.htmlpage import review_page
 from pytest_rubric.reports.jsonreport import write_report

@@ -14,15 +14,11 @@ from _edges import BIG, BIG_SHOWN, hostile, hostile_text, huge_integers
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_rubric.core.jsonvalues import (
-    _json_text,
-    _plain,
-    escape_controls,
-    json_problem,
-    plain,
-    show,
-)
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsoncheck import json_problem
+from pytest_rubric.core.jsonvalues import _plain, plain
 from pytest_rubric.core.numbers import decimal_int
+from pytest_rubric.core.shown import _json_text, show
 from pytest_rubric.editing.readback import identical
 from pytest_rubric.evaluators._common import describe, int_text
 

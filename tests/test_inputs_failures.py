@@ -15,9 +15,9 @@ import pytest
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.evaluator import Evaluator, OnLedger
+from pytest_rubric.core.jsondecode import decode_row
 from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.inputs import jsonl, wholejson
-from pytest_rubric.inputs.jsondecode import decode_row
 from pytest_rubric.running import runner
 from pytest_rubric.running.outcome import CaseOutcome
 from pytest_rubric.running.runner import run_case

@@ -359,8 +359,8 @@ ROW_TEXT = st.one_of(
 def assert_decoded_alike(text: str) -> None:
     """``decode_row`` gives what the checking decoder gives for ``text``: the same value, or
     the same error."""
-    from pytest_rubric.inputs.jsondecode import DECODER as _DECODER
-    from pytest_rubric.inputs.jsondecode import decode_row as _decode_row
+    from pytest_rubric.core.jsondecode import DECODER as _DECODER
+    from pytest_rubric.core.jsondecode import decode_row as _decode_row
 
     def outcome(decode: Any) -> object:
         try:

@@ -17,7 +17,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.core.jsonvalues import MAX_DEPTH, json_problem, normalised, plain
+from pytest_rubric.core.jsoncheck import json_problem
+from pytest_rubric.core.jsonvalues import MAX_DEPTH, normalised, plain
 from pytest_rubric.editing.readback import identical
 from pytest_rubric.reports.jsonreport import schema
 from pytest_rubric.running.runner import _Caller, _EvaluatorFailed, _review_row

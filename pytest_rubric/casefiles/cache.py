@@ -27,7 +27,7 @@ import yaml
 
 from pytest_rubric.casefiles import casecodec, loader, yamlstrict
 from pytest_rubric.casefiles.cases import CaseFile
-from pytest_rubric.core import jsonvalues
+from pytest_rubric.core import escapes
 from pytest_rubric.core.files import new_file_beside
 from pytest_rubric.inputs.inputpaths import InputFiles
 
@@ -126,7 +126,7 @@ def dumps(case_file: CaseFile, made_by: str) -> str | None:
         text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (casecodec.Unkept, TypeError, ValueError):
         return None
-    if not jsonvalues.is_encodable(text):
+    if not escapes.is_encodable(text):
         return None
     head = {
         "format": FORMAT,

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from pytest_rubric.casefiles.cases import Case, RowOf
 from pytest_rubric.core.errors import CaseFileError, RubricInputError
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.packed import pack
 from pytest_rubric.inputs.datasets import dataset_rows
 from pytest_rubric.inputs.misfits import LedgerError

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from pytest_rubric.casefiles.yamlstrict import Position, Spans
 from pytest_rubric.core.errors import CaseFileError
-from pytest_rubric.core.jsonvalues import describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.shown import describe
 
 KEYS = ("skip", "xfail", "marks")
 XFAIL_KEYS = ("reason", "strict")

@@ -18,9 +18,12 @@ from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import Marks, read_marks
 from pytest_rubric.casefiles.yamlstrict import Document, Position, Problem, Spans
 from pytest_rubric.core.errors import CaseFileError
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rubric.core.jsonvalues import int_text
-from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
+from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int, int_text
 
 NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}

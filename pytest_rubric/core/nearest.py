@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 
 #: How alike a name must be to be suggested (difflib's ratio, as for case keys).
 CUTOFF = 0.6

@@ -12,7 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import cast
 
-from pytest_rubric.core.jsonvalues import JSON, copied, is_encodable, plain
+from pytest_rubric.core.escapes import is_encodable
+from pytest_rubric.core.jsonvalues import JSON, copied, plain
 
 #: JSON text as a report writes it (:data:`pytest_rubric.reports.sealing.encode_record`),
 #: refusing NaN and infinities (``ValueError``) rather than writing what JSON cannot hold;

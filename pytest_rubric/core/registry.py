@@ -6,7 +6,8 @@ import reprlib
 from collections.abc import Iterable, Mapping
 
 from pytest_rubric.core.evaluator import Evaluator, OnLedger
-from pytest_rubric.core.jsonvalues import is_plain, json_problem, normalised
+from pytest_rubric.core.jsoncheck import json_problem
+from pytest_rubric.core.jsonvalues import is_plain, normalised
 from pytest_rubric.core.nearest import nearest
 
 

@@ -19,8 +19,10 @@ import re
 from collections.abc import Mapping
 
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.shown import describe
 
 _WORDS = {
     "null": "null",

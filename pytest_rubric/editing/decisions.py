@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.editing.writes import CaseWrite, Write
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 

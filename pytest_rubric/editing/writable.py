@@ -10,7 +10,9 @@ import stat
 from pathlib import Path
 
 from pytest_rubric.casefiles.cases import Case
-from pytest_rubric.core.jsonvalues import JSON, decimal_digits, escape_controls, is_encodable, plain
+from pytest_rubric.core.escapes import escape_controls, is_encodable
+from pytest_rubric.core.jsonvalues import JSON, plain
+from pytest_rubric.core.numbers import decimal_digits
 from pytest_rubric.editing.parts import Source, check
 from pytest_rubric.editing.readback import UpdateRefused
 from pytest_rubric.editing.writes import Write

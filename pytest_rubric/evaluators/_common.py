@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pytest_rubric.core.evaluator import Evidence
-from pytest_rubric.core.jsonvalues import JSON, boolean_slip, describe, int_text, kind_of
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.numbers import int_text
+from pytest_rubric.core.shown import describe, kind_of
+from pytest_rubric.core.slips import boolean_slip
 
 __all__ = [
     "JSON",

@@ -20,10 +20,12 @@ from operator import lt
 from typing import Final
 
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import RowId, RowLabel
-from pytest_rubric.core.jsonvalues import JSON, escape_controls, int_text
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
 from pytest_rubric.core.nearest import nearest, written_for
+from pytest_rubric.core.numbers import int_text
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"

@@ -6,8 +6,10 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import partial
 
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator, OnLedger, Summary
-from pytest_rubric.core.jsonvalues import JSON, escape_controls, show
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import show
 from pytest_rubric.evaluators import (
     evaluate_agreement,
     evaluate_reason,

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import TypedDict, cast
 
 from pytest_rubric.core.errors import RubricConfigError, RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import written_for
 from pytest_rubric.evaluators._common import (
     Evidence,

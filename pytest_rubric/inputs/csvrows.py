@@ -15,7 +15,8 @@ from operator import itemgetter
 from typing import NoReturn, TextIO
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs import textfiles
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset

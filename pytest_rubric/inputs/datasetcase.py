@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from pytest_rubric.core.jsonvalues import JSON, describe
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.datasetspec import read_dataset
 from pytest_rubric.inputs.labels import Position, Report
 from pytest_rubric.inputs.source import InputFile

@@ -24,8 +24,11 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple, cast
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, json_problem
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsoncheck import json_problem
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves

@@ -28,7 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.keypaths import KeyPath, path_from_json, place_from_json, read_key_path
 from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import (

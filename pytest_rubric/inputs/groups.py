@@ -28,7 +28,8 @@ from itertools import compress
 from operator import ne
 from typing import Final
 
-from pytest_rubric.core.jsonvalues import JSON, escape_controls, plain
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 

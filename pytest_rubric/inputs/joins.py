@@ -25,8 +25,10 @@ import heapq
 from collections.abc import Iterator
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.judgements import kept_rows

@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.keypaths import (
     KeyPath,

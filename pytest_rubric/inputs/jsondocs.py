@@ -20,10 +20,12 @@ from collections.abc import Iterator
 from typing import NoReturn, TextIO
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsondecode import DECODER, TOO_DEEP
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
 from pytest_rubric.inputs.keypaths import KeyPath, index_of
 from pytest_rubric.inputs.misfits import misfit
 

@@ -8,9 +8,9 @@ from functools import partial
 from typing import TextIO
 
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsondecode import TOO_DEEP, decode_row
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.jsondecode import TOO_DEEP, decode_row
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS, too_long
 
 

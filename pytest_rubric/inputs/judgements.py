@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, index_of, walk_steps
 from pytest_rubric.inputs.misfits import dotted_words
 from pytest_rubric.inputs.selection import Conditions

@@ -16,7 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.labels import Position, Report
 
 #: What a key path finds where it leads nowhere (a key missing, an index past the end,

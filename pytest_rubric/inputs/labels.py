@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 
-from pytest_rubric.core.jsonvalues import JSON, boolean_slip, describe, escape_controls, show
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.shown import describe, show
+from pytest_rubric.core.slips import boolean_slip
 
 Position = tuple[int, int]
 #: ``problem(position, message)``: report a problem of the block.

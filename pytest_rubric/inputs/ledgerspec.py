@@ -35,7 +35,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe, show
 from pytest_rubric.inputs.joinspec import (
     JOIN_LEDGER_KEYS,
     Side,

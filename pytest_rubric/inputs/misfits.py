@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.labels import Position

@@ -20,9 +20,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, int_text, show
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
+from pytest_rubric.core.numbers import int_text
+from pytest_rubric.core.shown import describe, show
 from pytest_rubric.inputs.groups import MAX_GROUPS, GroupTally
 from pytest_rubric.inputs.keypaths import index_of
 from pytest_rubric.inputs.ledgerspec import Ledger

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, overload
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.jsonvalues import JSON, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor

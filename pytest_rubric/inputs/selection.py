@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.jsonvalues import JSON, describe, escape_controls, show
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import decimal_text
+from pytest_rubric.core.shown import describe, show
 from pytest_rubric.inputs.keypaths import (
     ABSENT,
     KeyPath,

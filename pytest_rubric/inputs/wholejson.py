@@ -10,8 +10,8 @@ import zlib
 from pathlib import Path
 
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.jsondecode import DECODER, TOO_DEEP
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.inputs.jsondecode import DECODER, TOO_DEEP
 
 #: A whole ``.json`` input longer than this many characters (a ``.json.gz``: once
 #: inflated) is refused, read no further: it is decoded whole, at many times its size in

@@ -117,7 +117,7 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
 
 def unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload:
     """A case whose record could not be made: it fails, saying so."""
-    from pytest_rubric.core.jsonvalues import escape_controls
+    from pytest_rubric.core.escapes import escape_controls
     from pytest_rubric.reports.caserecords import base_record
 
     why = f"its record could not be made: {type(exc).__name__}"

@@ -95,7 +95,7 @@ def _place(problem: str) -> tuple[str, int, int]:
 
 
 def run_check(config: pytest.Config, session: pytest.Session) -> int:
-    from pytest_rubric.core.jsonvalues import escape_controls
+    from pytest_rubric.core.escapes import escape_controls
     from pytest_rubric.core.schemacheck import answer_problems, subset_problems
     from pytest_rubric.plugin.checkanswers import AnswerPlaces, placed
     from pytest_rubric.plugin.items import RubricItem

@@ -12,7 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_rubric.casefiles.yamlstrict import Document, Position, decode, load
-from pytest_rubric.core.jsonvalues import JSON, boolean_slip, escape_controls, show
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import show
+from pytest_rubric.core.slips import boolean_slip
 
 
 class AnswerPlaces:

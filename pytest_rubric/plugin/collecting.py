@@ -9,8 +9,8 @@ import pytest
 
 from pytest_rubric.casefiles.cases import Case, CaseFile
 from pytest_rubric.core.errors import CaseFileError, RubricConfigError
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.registry import Registry
 from pytest_rubric.plugin.failures import RubricMismatch
 from pytest_rubric.running.runner import evaluator_traceback

@@ -14,7 +14,7 @@ from _pytest._code.code import (
     ReprTraceback,
 )
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.reports.failure import format_failure, headline
 from pytest_rubric.running.outcome import MATCHED, MISMATCHED, CaseOutcome
 

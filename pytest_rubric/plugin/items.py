@@ -24,8 +24,8 @@ from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import CaseFileError, RegistrationError
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.editing.decisions import CaseRun, decide, fillable
 from pytest_rubric.plugin.collecting import configured_evaluator, pytest_marks
 from pytest_rubric.plugin.failures import (

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 
 
 class NearMissError(Exception):

@@ -48,8 +48,8 @@ class BaselineError(Exception):
 def read_baseline(path: str) -> Mapping[str, Any]:
     """The report at ``path`` (``--rubric-baseline``), read and checked as
     ``pytest-rubric diff`` reads one; :class:`BaselineError` when it cannot be."""
+    from pytest_rubric.core.escapes import escape_controls
     from pytest_rubric.core.files import ReportReadError, read_report_bytes
-    from pytest_rubric.core.jsonvalues import escape_controls
     from pytest_rubric.core.version import version
     from pytest_rubric.reports.diff import read_report
     from pytest_rubric.reports.merge import MergeRefused

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, TypedDict
 import pytest
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
-from pytest_rubric.core.jsonvalues import JSON, copied, escape_controls
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON, copied
 from pytest_rubric.editing.decisions import HeldRecord
 from pytest_rubric.editing.writes import CaseWrite
 from pytest_rubric.reports.caserecords import Ended, base_record, stopped

@@ -216,7 +216,7 @@ class RubricRun:
             and self.comparison_error is None
         ):
             return
-        from pytest_rubric.core.jsonvalues import escape_controls
+        from pytest_rubric.core.escapes import escape_controls
         from pytest_rubric.reports.summary import summary_lines
 
         brief = terminalreporter.verbosity <= -2
@@ -242,7 +242,7 @@ class RubricRun:
 
     def _since(self) -> list[str]:
         """The summary's lines on what changed since the baseline, if one was given."""
-        from pytest_rubric.core.jsonvalues import escape_controls
+        from pytest_rubric.core.escapes import escape_controls
 
         baseline: str | None = self.config.option.rubric_baseline
         if self.comparison_error is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.editing.decisions import HeldRecord, ci_variable
 from pytest_rubric.editing.filewrites import FileResult, write_file
 from pytest_rubric.editing.writes import CaseWrite

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias, overload
 
-from pytest_rubric.core.jsonvalues import JSON, escape_controls, is_encodable, plain
+from pytest_rubric.core.escapes import escape_controls, is_encodable
+from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.core.packed import plain_copy
 from pytest_rubric.reports.records import CaseRecord, UpdateRecord
 from pytest_rubric.reports.sealing import KeptRecord, sealed, unsealed

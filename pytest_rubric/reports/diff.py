@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any, Literal, TypedDict
 
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.reports.merge import MergeRefused, parse
 from pytest_rubric.reports.records import DatasetRecord
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.reports.diff import MATRIX_KEYS, CaseChange, Comparison, LedgerChange, Moved
 
 #: Sections of case changes, in the order shown: the change, its heading.

@@ -2,8 +2,8 @@
 
 Formatting is plain string work: no source parsing, no traceback, so a run with
 thousands of mismatches costs about what a passing run does. Everything taken
-from data goes through :func:`~pytest_rubric.core.jsonvalues.show` or
-:func:`~pytest_rubric.core.jsonvalues.escape_controls`.
+from data goes through :func:`~pytest_rubric.core.shown.show` or
+:func:`~pytest_rubric.core.escapes.escape_controls`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator, Evidence
-from pytest_rubric.core.jsonvalues import boolean_slip, describe, escape_controls, show
+from pytest_rubric.core.shown import describe, show
+from pytest_rubric.core.slips import boolean_slip
 from pytest_rubric.running.outcome import MISMATCHED, CaseOutcome
 
 

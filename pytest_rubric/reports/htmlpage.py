@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_rubric.core.jsonvalues import is_encodable
+from pytest_rubric.core.escapes import is_encodable
 from pytest_rubric.reports import pagecompare, pagegroups
 from pytest_rubric.reports.pagedata import page_data
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.reports.jsonreport import FORMAT, VERSION, document
 from pytest_rubric.reports.records import CaseRecord, SuiteRecord
 from pytest_rubric.reports.suites import suite_digest

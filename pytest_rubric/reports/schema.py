@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
 
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.core.jsonvalues import escape_controls
 from pytest_rubric.core.schemacheck import subset_schema
 
 SCHEMA_FILE = "case-file.schema.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias, TypedDict
 
-from pytest_rubric.core.jsonvalues import escape_controls
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.reports.counts import counts, in_file_order
 from pytest_rubric.reports.sealing import KeptRecord, unsealed
 from pytest_rubric.running.outcome import OUTCOMES

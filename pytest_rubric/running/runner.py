@@ -19,20 +19,13 @@ from typing import TYPE_CHECKING, Any, cast
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import differences, json_equal
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator, Evidence, RowId, RowLabel
-from pytest_rubric.core.jsonvalues import (
-    JSON,
-    NotClean,
-    clean_copy,
-    copied,
-    describe,
-    escape_controls,
-    json_problem,
-    normalised,
-    plain,
-)
+from pytest_rubric.core.jsoncheck import json_problem
+from pytest_rubric.core.jsonvalues import JSON, NotClean, clean_copy, copied, normalised, plain
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
+from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
