@@ -47,8 +47,13 @@ PROBES = {
     "stream": """
         import sys
         from pytest_rubric.evaluators.builtin import AGREEMENT
-        from pytest_rubric.inputs.reading import input_file_at, open_input
-        rows = open_input(input_file_at(__import__("pathlib").Path(sys.argv[1]), "ledger.jsonl"))
+        from pathlib import Path
+        from pytest_rubric.inputs.inputpaths import InputFiles
+        from pytest_rubric.inputs.reading import open_input
+        path = Path(sys.argv[1])
+        # Resolved as the loader resolves a case file's input_file: beside it.
+        file, _ = InputFiles(path.parent / "c.rubric.yaml", "c.rubric.yaml", None).resolve(path.name)
+        rows = open_input(file)
         # As the runner hands it over: agreement's stream tallies label blocks where the
         # rows offer them and they answer, else row by row.
         answer, _ = AGREEMENT.ledger.stream(rows, rows.where)

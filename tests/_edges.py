@@ -1,6 +1,7 @@
 """Values at the edges shared by the edge tests of several rooms (test_core_jsonvalues,
-test_casefiles_edges, test_inputs_edges, test_running_hostile): an integer too long for
-``str()``, a case that passes, and Hypothesis strategies for hostile values."""
+test_core_shown, test_core_packed, test_casefiles_edges, test_inputs_edges,
+test_running_hostile): an integer too long for ``str()``, a case that passes, and
+Hypothesis strategies for hostile values."""
 
 from __future__ import annotations
 

@@ -412,3 +412,20 @@ def test_randomly_mutated_case_files_never_crash_pytest(pytester: pytest.Pyteste
     assert not re.search(r"pytest_rubric[/\\]", output), (
         "a traceback from inside the plugin was shown"
     )
+
+
+def test_a_tab_used_for_indentation_is_named_with_where_and_the_fix(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml", t="evaluator: reason\ncases:\n  - id: a\n    input:\n\t  fields: {}\n"
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(
+        [
+            "t.rubric.yaml:5:1: a tab indents this line: case files take no tabs outside quotes, "
+            "for indentation or between tokens; indent with spaces, and write spaces in place "
+            "of the tab"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*cannot start any token*")

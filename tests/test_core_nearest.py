@@ -1,201 +1,129 @@
-"""A hint for every slip a new user makes, as pytest shows it."""
+"""``core.nearest``: the known name nearest to a misspelt one (``did you mean``), the key of a
+mapping written for a missing one, and the hints for an expected answer's misspelt keys."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from pytest_rubric.evaluators.agreement import evaluate_agreement
-from pytest_rubric.evaluators.reason import explain_reason
-
-MET = "{fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}"
-
-
-def test_a_misspelt_answer_key_names_the_key_meant(pytester: pytest.Pytester) -> None:
-    pytester.makefile(
-        ".rubric.yaml",
-        c=f"""\
-evaluator: reason
-cases:
-  - id: a
-    input: {MET}
-    expected: {{expectedPass: true, expectedReason: [all-required-met], coherent: true}}
-""",
-    )
-    result = pytester.runpytest()
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["  'expectedReason' is not a key of reason's answers; did you mean 'expectedReasons'?"]
-    )
-
-
-def test_a_misspelt_nested_answer_key_is_found_through_the_answer_schema(
-    pytester: pytest.Pytester,
-) -> None:
-    pytester.makefile(
-        ".rubric.yaml",
-        c="""\
-evaluator: agreement
-cases:
-  - id: a
-    input: {rows: [{id: x, a: true, b: true}]}
-    expected:
-      matrix: {bothpass: 1, bothFail: 0, aOnly: 0, bOnly: 0}
-      agreement: 1
-      total: 1
-      disagreements: []
-""",
-    )
-    result = pytester.runpytest()
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["  matrix.'bothpass' is not a key of agreement's answers; did you mean matrix.'bothPass'?"]
-    )
-
-
-def test_without_an_answer_schema_the_answers_own_keys_are_the_known_ones(
-    pytester: pytest.Pytester,
-) -> None:
-    pytester.makeconftest(
-        """
-from pytest_rubric import Evaluator, hookimpl
-
-
-@hookimpl
-def rubric_evaluators():
-    return [Evaluator("echo", "echoes", evaluate=lambda case_input: {"verdict": "ok"})]
-"""
-    )
-    pytester.makefile(
-        ".rubric.yaml",
-        c="evaluator: echo\ncases:\n  - id: a\n    input: {}\n    expected: {verdit: ok}\n",
-    )
-    result = pytester.runpytest()
-    result.stdout.fnmatch_lines(
-        ["  'verdit' is not a key of echo's answers; did you mean 'verdict'?"]
-    )
-
-
-def test_a_key_far_from_every_known_one_gets_no_guess(pytester: pytest.Pytester) -> None:
-    pytester.makefile(
-        ".rubric.yaml",
-        c=f"""\
-evaluator: reason
-cases:
-  - id: a
-    input: {MET}
-    expected: {{expectedPass: true, expectedReasons: [all-required-met], coherent: true, zzz: 1}}
-""",
-    )
-    result = pytester.runpytest()
-    result.assert_outcomes(failed=1)
-    result.stdout.no_fnmatch_line("*did you mean*")
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.nearest import CUTOFF, misspelt_keys, nearest, written_for
 
 
 @pytest.mark.parametrize(
-    ("record", "problem"),
+    ("name", "known", "meant"),
     [
-        (
-            {"feilds": {}, "pass": True, "reasons": []},
-            "fields is missing (the input has 'feilds'; did you mean fields?); it must be a "
-            "mapping of field Booleans",
-        ),
-        (
-            {"fields": {"title": True, "source": True}, "pas": True, "reasons": []},
-            "pass is missing (the input has 'pas'; did you mean pass?); it must be a boolean",
-        ),
-        (
-            {"fields": {"title": True, "source": True}, "pass": True, "reason": []},
-            "reasons is missing (the input has 'reason'; did you mean reasons?); it must be a "
-            "list of reason codes",
-        ),
-        (
-            {"pass": True, "reasons": []},
-            "fields is missing; it must be a mapping of field Booleans",
-        ),
+        ("ID", ("id", "a", "b"), "id"),
+        ("A", ("id", "a", "b"), "a"),
+        ("Title", ("title", "source"), "title"),
+        ("titel", ("title", "source"), "title"),
+        ("id", ("id", "ID"), "id"),  # the name itself, when known
+        ("note", ("id", "a", "b"), None),
     ],
+    ids=["upper-id", "upper-a", "capitalised", "transposed", "itself", "unrelated"],
 )
-def test_a_misspelt_input_key_of_reason_names_the_key_meant(
-    record: dict[str, object], problem: str
+def test_the_nearest_name_counts_a_difference_of_case_as_nearest(
+    name: str, known: tuple[str, ...], meant: str | None
 ) -> None:
-    assert explain_reason(record).problem == problem
+    assert nearest(name, known) == meant
 
 
-def test_a_misspelt_input_key_of_agreement_names_the_key_meant(pytester: pytest.Pytester) -> None:
-    with pytest.raises(
-        ValueError, match=r"'rows' is missing \(the input has 'rowz'; did you mean rows\?\)"
-    ):
-        evaluate_agreement({"rowz": []})
-    pytester.makefile(
-        ".rubric.yaml",
-        c="evaluator: agreement\ncases:\n  - id: a\n    input: {rowz: []}\n    expected: {}\n",
-    )
-    result = pytester.runpytest()
-    result.stdout.fnmatch_lines(["*'rows' is missing (the input has 'rowz'; did you mean rows?)*"])
+def test_the_key_written_for_a_missing_one_is_none_of_the_known_keys() -> None:
+    assert written_for("a", ["id", "A", "b"], ("id", "a", "b")) == "A"
+    assert written_for("a", ["id", "b", "note"], ("id", "a", "b")) is None
+    assert written_for("a", [1, None, ("a",)], ("id", "a", "b")) is None
+
+
+def test_a_name_close_enough_is_found_and_a_name_too_far_is_not() -> None:
+    assert CUTOFF == 0.6
+    assert nearest("abcde", ["abcxy"]) == "abcxy"  # difflib's ratio 0.6: just close enough
+    assert nearest("abcd", ["abxy"]) is None  # 0.5
+    assert nearest("zzz", ["expectedPass", "expectedReasons", "coherent"]) is None
+    assert nearest("anything", []) is None
+
+
+def test_the_nearest_of_several_is_the_most_alike() -> None:
+    known = ["expectedPass", "expectedReasons", "coherent"]
+    assert nearest("expectedReason", known) == "expectedReasons"
+    assert nearest("expectedPas", known) == "expectedPass"
+    assert nearest("coherant", known) == "coherent"
 
 
 @pytest.mark.parametrize(
-    ("name", "meant"),
+    ("name", "known", "meant"),
     [
-        ("week.rubrics.yaml", "week.rubric.yaml"),
-        ("x.rubric.yaml.yaml", "x.rubric.yaml"),
-        ("X.Rubric.yaml", "X.rubric.yaml"),
-        ("a.RUBRIC.YML", "a.rubric.yml"),
+        ("cat", ("bat", "hat"), "hat"),  # equally alike: the last in order, as difflib ranks
+        ("Id", ("ID", "id"), "ID"),  # the same but for case, twice: the first in order
+        ("ID", ("Id", "iD", "id"), "Id"),
     ],
 )
-def test_a_file_named_one_slip_away_is_warned_of(
-    pytester: pytest.Pytester, name: str, meant: str
+def test_a_tie_is_broken_by_the_names_alone_never_by_the_order_given(
+    name: str, known: tuple[str, ...], meant: str
 ) -> None:
-    (pytester.path / name).write_text("evaluator: reason\ncases: []\n")
-    # Shown, not raised: this suite's own settings make warnings errors.
-    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
-    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
-    result.stdout.fnmatch_lines(
-        [
-            f"*{name}:1: RubricNameWarning: {name} is not collected: case files are named "
-            f"[*].rubric.yaml or [*].rubric.yml; rename it to {meant} to collect its cases"
-        ]
-    )
+    for order in itertools.permutations(known):
+        assert nearest(name, order) == meant
+        assert nearest(name, iter(order)) == meant  # any iterable, read once
 
 
-WARNING = "pytest_rubric.plugin.RubricNameWarning"
+def test_a_difference_of_case_beats_any_likeness_of_letters() -> None:
+    assert nearest("TOTAL", ["totals", "total"]) == "total"  # alike neither, for difflib
+    assert nearest("Totl", ["Total", "totl"]) == "totl"  # "Total" is alike, but less so
+    assert nearest("Ümlaut", ["ümlaut"]) == "ümlaut"
+    assert nearest("STRASSE", ["straße"]) == "straße"  # folded, ß is ss
 
 
-def test_a_near_miss_is_a_collection_error_where_warnings_are_errors(
-    pytester: pytest.Pytester,
-) -> None:
-    (pytester.path / "week.rubrics.yaml").write_text("evaluator: reason\ncases: []\n")
-    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"error::{WARNING}")
-    assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*RubricNameWarning: week.rubrics.yaml is not collected*"])
-    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+@pytest.mark.parametrize("length", [60, 120, 199])
+def test_a_slip_in_a_long_name_is_found_wherever_it_is(length: int) -> None:
+    # From 200 characters difflib drops a sequence's common characters (its autojunk
+    # heuristic) and a slip before the end is no longer found: keys are rarely that long.
+    name = (("responses.users." + "second_grader_label.") * 10)[:length]
+    for at in (0, length // 2, length - 2):
+        slip = name[:at] + name[at + 1] + name[at] + name[at + 2 :]
+        assert nearest(slip, [name, "responses", "users"]) == name
 
 
-def test_case_files_and_other_files_are_not_warned_of(pytester: pytest.Pytester) -> None:
-    pytester.makefile(".rubric.yaml", good="evaluator: reason\ncases: []\n")
-    pytester.makefile(".rubric.yaml.bak", old="evaluator: reason\ncases: []\n")
-    pytester.makefile(".yaml", rubric="evaluator: reason\ncases: []\n")
-    # Another tool's file as often as a slip: left alone.
-    (pytester.path / "scoring-rubric.yaml").write_text("k: v\n")
-    (pytester.path / "grading_rubric.yml").write_text("k: v\n")
-    (pytester.path / "dir.rubrics.yaml").mkdir()
-    pytester.makepyfile(test_rubric="def test_x():\n    pass\n")
-    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
-    result.assert_outcomes(passed=1)
-    result.stdout.no_fnmatch_line("*RubricNameWarning*")
+def test_the_key_written_for_a_missing_one_is_the_first_nearest_to_it() -> None:
+    assert written_for("title", ["titel", "Title"], ("title", "source")) == "titel"
+    assert written_for("title", ["Title", "titel"], ("title", "source")) == "Title"
+    # A known key was written for itself, and a key nearer another known key for that one.
+    assert written_for("title", ["source", "sourc"], ("title", "source")) is None
 
 
-def test_a_tab_used_for_indentation_is_named_with_where_and_the_fix(
-    pytester: pytest.Pytester,
-) -> None:
-    pytester.makefile(
-        ".rubric.yaml", t="evaluator: reason\ncases:\n  - id: a\n    input:\n\t  fields: {}\n"
-    )
-    result = pytester.runpytest("-p", "no:cacheprovider")
-    result.stdout.fnmatch_lines(
-        [
-            "t.rubric.yaml:5:1: a tab indents this line: case files take no tabs outside quotes, "
-            "for indentation or between tokens; indent with spaces, and write spaces in place "
-            "of the tab"
-        ]
-    )
-    result.stdout.no_fnmatch_line("*cannot start any token*")
+def test_an_expected_key_the_answer_lacks_is_hinted_with_the_key_meant() -> None:
+    assert misspelt_keys(
+        {"expectedReason": [], "coherent": True},
+        {"expectedReasons": [], "coherent": True},
+        None,
+        "reason's answers",
+    ) == ["'expectedReason' is not a key of reason's answers; did you mean 'expectedReasons'?"]
+
+
+def test_the_schema_knows_keys_at_every_level_the_answer_lacks() -> None:
+    schema: dict[str, JSON] = {
+        "properties": {"matrix": {"properties": {"bothPass": {}, "aOnly": {}}}}
+    }
+    assert misspelt_keys(
+        {"matrix": {"bothpass": 1, "aOnly": 0}, "total": 1},
+        {"error": "review-label"},
+        schema,
+        "agreement's answers",
+    ) == ["matrix.'bothpass' is not a key of agreement's answers; did you mean matrix.'bothPass'?"]
+    # The answer's own keys are known as deep as it goes, with or without a schema.
+    assert misspelt_keys(
+        {"a": {"b": {"cc": 1}}}, {"a": {"b": {"c": 1}}}, None, "echo's answers"
+    ) == ["a.b.'cc' is not a key of echo's answers; did you mean a.b.'c'?"]
+
+
+def test_no_hint_where_nothing_is_misspelt_or_nothing_is_near() -> None:
+    assert misspelt_keys({"total": 1}, {"total": 2}, None, "w") == []
+    assert misspelt_keys({"zzz": 1}, {"total": 1}, None, "w") == []
+    assert misspelt_keys([1, 2], {"total": 1}, None, "w") == []
+    # A known key the expected answer also names was not misspelt as another.
+    assert misspelt_keys({"totl": 1, "total": 1}, {"total": 1}, None, "w") == []
+
+
+def test_a_hint_shows_control_characters_escaped() -> None:
+    assert misspelt_keys({"tot\x1bal": 1}, {"total": 1}, None, "w") == [
+        "'tot\\x1bal' is not a key of w; did you mean 'total'?"
+    ]

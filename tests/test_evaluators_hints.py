@@ -8,34 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_rubric.core.nearest import nearest, written_for
 from pytest_rubric.evaluators.agreement import evaluate_agreement, explain_agreement
 from pytest_rubric.evaluators.reason import evaluate_reason, explain_reason
-
-
-@pytest.mark.parametrize(
-    ("name", "known", "meant"),
-    [
-        ("ID", ("id", "a", "b"), "id"),
-        ("A", ("id", "a", "b"), "a"),
-        ("Title", ("title", "source"), "title"),
-        ("titel", ("title", "source"), "title"),
-        ("id", ("id", "ID"), "id"),  # the name itself, when known
-        ("note", ("id", "a", "b"), None),
-    ],
-    ids=["upper-id", "upper-a", "capitalised", "transposed", "itself", "unrelated"],
-)
-def test_the_nearest_name_counts_a_difference_of_case_as_nearest(
-    name: str, known: tuple[str, ...], meant: str | None
-) -> None:
-    assert nearest(name, known) == meant
-
-
-def test_the_key_written_for_a_missing_one_is_none_of_the_known_keys() -> None:
-    assert written_for("a", ["id", "A", "b"], ("id", "a", "b")) == "A"
-    assert written_for("a", ["id", "b", "note"], ("id", "a", "b")) is None
-    assert written_for("a", [1, None, ("a",)], ("id", "a", "b")) is None
-
 
 REASON = [
     (
@@ -131,3 +105,45 @@ def test_a_misspelt_field_is_hinted_in_reasons_failure(pytester: pytest.Pytester
     result.stdout.fnmatch_lines(
         ["*fields.title is missing (fields has 'titel'; did you mean title?)*"]
     )
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        (
+            {"feilds": {}, "pass": True, "reasons": []},
+            "fields is missing (the input has 'feilds'; did you mean fields?); it must be a "
+            "mapping of field Booleans",
+        ),
+        (
+            {"fields": {"title": True, "source": True}, "pas": True, "reasons": []},
+            "pass is missing (the input has 'pas'; did you mean pass?); it must be a boolean",
+        ),
+        (
+            {"fields": {"title": True, "source": True}, "pass": True, "reason": []},
+            "reasons is missing (the input has 'reason'; did you mean reasons?); it must be a "
+            "list of reason codes",
+        ),
+        (
+            {"pass": True, "reasons": []},
+            "fields is missing; it must be a mapping of field Booleans",
+        ),
+    ],
+)
+def test_a_misspelt_input_key_of_reason_names_the_key_meant(
+    record: dict[str, object], problem: str
+) -> None:
+    assert explain_reason(record).problem == problem
+
+
+def test_a_misspelt_input_key_of_agreement_names_the_key_meant(pytester: pytest.Pytester) -> None:
+    with pytest.raises(
+        ValueError, match=r"'rows' is missing \(the input has 'rowz'; did you mean rows\?\)"
+    ):
+        evaluate_agreement({"rowz": []})
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: a\n    input: {rowz: []}\n    expected: {}\n",
+    )
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(["*'rows' is missing (the input has 'rowz'; did you mean rows?)*"])

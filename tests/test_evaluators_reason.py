@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rubric import RubricInputError, evaluate_reason
+from pytest_rubric import RubricConfigError, RubricInputError, evaluate_reason
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.evaluators import explain_reason
+from pytest_rubric.evaluators.reason import evaluate_required, parse_required
 
 INVALID = {"status": "invalid-reason-input"}
 CODES = ["missing-title", "missing-source", "all-required-met"]
@@ -242,3 +243,163 @@ def test_junk_reasons_never_crash(reasons: list[Any]) -> None:
         set(map(str, reasons))
     ) != len(reasons):
         assert answer == INVALID
+
+
+# --- rubric: {required: [...]}: the fields a case file requires ---------------------------
+
+
+THREE_FIELDS = """\
+evaluator: reason
+rubric: {{required: [title, source, author]}}
+cases:
+  - id: case
+    input: {{fields: {fields}, pass: {passed}, reasons: {reasons}}}
+    expected: {expected}
+"""
+
+
+@pytest.mark.parametrize(
+    ("fields", "passed", "reasons", "expected"),
+    [
+        (
+            "{title: true, source: true, author: true}",
+            "true",
+            "[all-required-met]",
+            "{expectedPass: true, expectedReasons: [all-required-met], coherent: true}",
+        ),
+        (
+            "{title: false, source: true, author: false}",
+            "false",
+            "[missing-title, missing-author]",
+            "{expectedPass: false, expectedReasons: [missing-author, missing-title], coherent: true}",
+        ),
+        (
+            "{title: true, source: true}",
+            "true",
+            "[all-required-met]",
+            "{status: invalid-reason-input}",
+        ),
+        ("{title: true, source: true, author: 1}", "true", "[]", "{status: invalid-reason-input}"),
+        (
+            "{title: true, source: true, author: true}",
+            "true",
+            "[missing-editor]",
+            "{status: invalid-reason-input}",
+        ),
+        (
+            "{title: true, source: false, author: true}",
+            "false",
+            "[missing-source, missing-source]",
+            "{status: invalid-reason-input}",
+        ),
+    ],
+    ids=[
+        "all-met",
+        "two-missing-sorted",
+        "field-missing",
+        "field-not-boolean",
+        "unknown-code",
+        "repeated-code",
+    ],
+)
+def test_a_three_field_rubric_block_has_the_seed_semantics(
+    pytester: pytest.Pytester, fields: str, passed: str, reasons: str, expected: str
+) -> None:
+    pytester.makefile(
+        ".rubric.yaml",
+        c=THREE_FIELDS.format(fields=fields, passed=passed, reasons=reasons, expected=expected),
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        (
+            "rubric: {required: []}",
+            "c.rubric.yaml:2:20: rubric: 'required' must be a non-empty list of field names, "
+            "not [] (a list); write e.g. 'required: [title, source, author]'",
+        ),
+        (
+            "rubric: {required: title}",
+            "c.rubric.yaml:2:20: rubric: 'required' must be a non-empty list of field names, "
+            "not \"title\" (a string); write e.g. 'required: [title, source, author]'",
+        ),
+        (
+            "rubric: {required: [title, '  ']}",
+            'c.rubric.yaml:2:28: rubric: a required field must be a non-blank name, not "  " (a string)',
+        ),
+        (
+            "rubric: {required: [title, source, title]}",
+            "c.rubric.yaml:2:36: rubric: required field 'title' is listed twice (first as item 1); "
+            "list each field once",
+        ),
+        (
+            "rubric: {required: [title, 3]}",
+            "c.rubric.yaml:2:28: rubric: a required field must be a non-blank name, not 3 (a number)",
+        ),
+        (
+            "rubric: {requird: [title]}",
+            "c.rubric.yaml:2:19: rubric: 'requird' is not a rubric key; "
+            "the block is 'rubric: {required: [field, ...]}'",
+        ),
+        (
+            "rubric: [title, source]",
+            "c.rubric.yaml:2:9: 'rubric' must be a mapping that configures the evaluator, "
+            'not ["title", "source"] (a list); '
+            "write e.g. 'rubric: {required: [title, source, author]}'",
+        ),
+    ],
+)
+def test_a_bad_rubric_block_is_a_collection_error_at_its_place(
+    pytester: pytest.Pytester, block: str, message: str
+) -> None:
+    pytester.makefile(".rubric.yaml", c=f"evaluator: reason\n{block}\ncases: []\n")
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(["*_ ERROR collecting c.rubric.yaml _*", message], consecutive=True)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+
+
+records = st.fixed_dictionaries(
+    {
+        "fields": st.dictionaries(
+            st.sampled_from(["title", "source", "x"]), st.booleans() | st.integers()
+        ),
+        "pass": st.booleans() | st.none(),
+        "reasons": st.lists(
+            st.sampled_from(["missing-title", "missing-source", "all-required-met", "x"])
+        ),
+    }
+)
+
+
+@given(record=records)
+def test_required_title_and_source_is_exactly_the_seed_rubric(record: dict[str, Any]) -> None:
+    assert evaluate_required(record, ("title", "source")) == evaluate_reason(record)
+
+
+@given(
+    fields=st.lists(
+        st.text(min_size=1, max_size=6).filter(lambda t: t == t.strip()), min_size=1, unique=True
+    ),
+    data=st.data(),
+)
+def test_any_valid_required_list_gives_sorted_missing_codes(
+    fields: list[str], data: st.DataObject
+) -> None:
+    assert parse_required({"required": fields}) == tuple(fields)
+    values = {name: data.draw(st.booleans()) for name in fields}
+    record = {"fields": values, "pass": all(values.values()), "reasons": []}
+    answer = evaluate_required(record, tuple(fields))
+    missing = [f"missing-{name}" for name in fields if not values[name]]
+    expected = missing or ["all-required-met"]
+    assert answer["expectedReasons"] == sorted(
+        expected, key=lambda c: c.encode("utf-16-be", "surrogatepass")
+    )
+    assert answer["expectedPass"] is (not missing)
+
+
+def test_parse_required_names_where_the_block_is_wrong() -> None:
+    with pytest.raises(RubricConfigError) as info:
+        parse_required({"required": ["a", "b", "a"]})
+    assert info.value.where == ("required", 2)

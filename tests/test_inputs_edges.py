@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from _edges import BIG, BIG_TEXT, GOOD_CASE
+from _inputs import input_file_at
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.inputs.reading import input_file_at
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS
 from pytest_rubric.inputs.wholejson import read_json

@@ -12,6 +12,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from _inputs import input_file_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,6 @@ from pytest_rubric import RubricInputError, evaluate_agreement
 from pytest_rubric.evaluators import agreement
 from pytest_rubric.evaluators.agreement import tally_rows
 from pytest_rubric.inputs import textfiles
-from pytest_rubric.inputs.reading import input_file_at
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.wholejson import read_json
 

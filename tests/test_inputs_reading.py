@@ -10,6 +10,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from _inputs import input_file_at
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from pytest_rubric.inputs import ledgermaps
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import LabelOutside, ReadNotes
-from pytest_rubric.inputs.reading import WholeInput, input_file_at, open_input
+from pytest_rubric.inputs.reading import WholeInput, open_input
 from pytest_rubric.inputs.rows import FileRows
 
 WORDS = (("accept", True), ("reject", False))

@@ -568,3 +568,13 @@ def test_an_output_named_as_a_case_file_is_a_usage_error_and_the_case_file_is_ke
         [f"*'r.rubric.yaml' is named as a case file*which this output would replace*{option}=*"]
     )
     assert case_file.read_bytes() == written
+
+
+def test_an_evaluator_that_takes_no_rubric_block_says_so(pytester: pytest.Pytester) -> None:
+    pytester.makefile(
+        ".rubric.yaml", c="evaluator: agreement\nrubric: {required: [a]}\ncases: []\n"
+    )
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(
+        ["c.rubric.yaml:2:9: evaluator 'agreement' takes no 'rubric:' block; remove it"]
+    )

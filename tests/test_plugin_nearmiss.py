@@ -143,3 +143,51 @@ def test_the_pre_commit_hook_pattern_agrees_with_the_plugin_on_any_name(name: st
     files = _files()
     assert bool(re.search(files, name)) is _named(name)
     assert bool(re.search(files, f"d/{name}")) is _named(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("week.rubrics.yaml", "week.rubric.yaml"),
+        ("x.rubric.yaml.yaml", "x.rubric.yaml"),
+        ("X.Rubric.yaml", "X.rubric.yaml"),
+        ("a.RUBRIC.YML", "a.rubric.yml"),
+    ],
+)
+def test_a_file_named_one_slip_away_is_warned_of(
+    pytester: pytest.Pytester, name: str, meant: str
+) -> None:
+    (pytester.path / name).write_text("evaluator: reason\ncases: []\n")
+    # Shown, not raised: this suite's own settings make warnings errors.
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(
+        [
+            f"*{name}:1: RubricNameWarning: {name} is not collected: case files are named "
+            f"[*].rubric.yaml or [*].rubric.yml; rename it to {meant} to collect its cases"
+        ]
+    )
+
+
+def test_a_near_miss_is_a_collection_error_where_warnings_are_errors(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "week.rubrics.yaml").write_text("evaluator: reason\ncases: []\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"error::{WARNING}")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*RubricNameWarning: week.rubrics.yaml is not collected*"])
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+
+
+def test_case_files_and_other_files_are_not_warned_of(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".rubric.yaml", good="evaluator: reason\ncases: []\n")
+    pytester.makefile(".rubric.yaml.bak", old="evaluator: reason\ncases: []\n")
+    pytester.makefile(".yaml", rubric="evaluator: reason\ncases: []\n")
+    # Another tool's file as often as a slip: left alone.
+    (pytester.path / "scoring-rubric.yaml").write_text("k: v\n")
+    (pytester.path / "grading_rubric.yml").write_text("k: v\n")
+    (pytester.path / "dir.rubrics.yaml").mkdir()
+    pytester.makepyfile(test_rubric="def test_x():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-W", f"default::{WARNING}")
+    result.assert_outcomes(passed=1)
+    result.stdout.no_fnmatch_line("*RubricNameWarning*")

@@ -20,12 +20,12 @@ from typing import Any, cast
 
 import jsonschema
 import pytest
+from _schemas import diff_schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_rubric import cli
 from pytest_rubric.reports.diff import compare, entered_and_left
-from pytest_rubric.reports.diff import schema as diff_schema
 from pytest_rubric.reports.jsonreport import document
 from pytest_rubric.reports.jsonreport import schema as report_schema
 from pytest_rubric.reports.records import CaseRecord

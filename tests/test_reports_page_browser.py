@@ -11,8 +11,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _schemas import diff_schema
 
-from pytest_rubric.reports.diff import schema as diff_schema
 from pytest_rubric.reports.htmlpage import review_page
 from pytest_rubric.reports.jsonreport import schema as report_schema
 from pytest_rubric.reports.pagedata import PAGE_ROWS

@@ -12,12 +12,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _schemas import diff_schema
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric.inputs.wholejson import _row_offsets, read_json_with_row_lines
 from pytest_rubric.reports.diff import compare
-from pytest_rubric.reports.diff import schema as diff_schema
 from pytest_rubric.reports.htmlpage import embedded_json, review_page
 from pytest_rubric.reports.jsonreport import schema
 from pytest_rubric.reports.pagedata import page_data

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.joins import JoinedRows
-from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
@@ -76,15 +73,3 @@ def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows | 
     if ledger.join is not None:
         return JoinedRows(file, case_file)
     return FileRows(file, case_file)
-
-
-def input_file_at(
-    path: Path, display: str | None = None, *, fmt: str | None = None, ledger: Ledger | None = None
-) -> InputFile:
-    """An :class:`InputFile` for ``path`` outside a case file (tests, benchmarks): its
-    format from its name unless given."""
-    found = fmt or next(
-        (suffix for suffix in INPUT_FORMATS if path.name.endswith(suffix)), path.suffix
-    )
-    shown = path.name if display is None else display
-    return InputFile(text=str(path), path=path, display=shown, format=found, ledger=ledger)

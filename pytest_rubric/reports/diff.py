@@ -14,9 +14,7 @@ whose answer changed while its outcome did not is listed as a ledger only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import resources
 from typing import Any, Literal, TypedDict
 
 from pytest_rubric.core.compare import json_equal
@@ -26,7 +24,6 @@ from pytest_rubric.reports.records import DatasetRecord
 
 FORMAT = "pytest-rubric-diff"
 VERSION = 1
-SCHEMA_FILE = "diff.schema.json"
 #: The cells of an agreement matrix, in the order they are shown.
 MATRIX_KEYS = ("bothPass", "bothFail", "aOnly", "bOnly")
 #: Outcomes that fail a run: a case that has one now is listed first.
@@ -100,13 +97,6 @@ class Comparison(TypedDict):
     summary: Counts
     cases: list[CaseChange]
     ledgers: list[LedgerChange]
-
-
-def schema() -> dict[str, Any]:
-    """The JSON Schema of the comparison document, as shipped in the package."""
-    text = resources.files("pytest_rubric").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
 
 
 def read_report(name: str, content: bytes, version: str) -> Mapping[str, Any]:
