@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from pytest_rubric.casefiles import cache
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.ledgerspec import Ledger, from_json
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.ledger import Ledger, from_json
 
 LEDGER = Ledger(
     id=KeyPath(("task", "id"), (5, 15), "task.id"),

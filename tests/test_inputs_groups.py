@@ -17,10 +17,10 @@ from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.ledger import Ledger, from_json
 from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.inputs.groups import MAX_GROUPS
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.ledgerspec import Ledger, from_json
 from pytest_rubric.inputs.reading import open_input
 from pytest_rubric.inputs.rows import FileRows
 

@@ -24,8 +24,8 @@ from pytest_rubric.casefiles.cases import Case, CaseFile, Place
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs import ledgerspec
-from pytest_rubric.inputs.datasetspec import dataset_from_json
+from pytest_rubric.descriptions.dataset import dataset_from_json
+from pytest_rubric.descriptions.ledger import from_json as ledger_from_json
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
@@ -213,7 +213,7 @@ def _load_input_file(value: Any, files: InputFiles) -> InputFile:
         return replace(input_file, dataset=dataset_from_json(value[2]))
     if value[1] is None:
         return input_file
-    ledger = ledgerspec.from_json(value[1])
+    ledger = ledger_from_json(value[1])
     if ledger.join is None:
         return replace(input_file, ledger=ledger)
     a, b = (_resolved(side.input_file, files) for side in ledger.join)  # each side's anew

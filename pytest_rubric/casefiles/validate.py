@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rubric.casefiles.cases import Case, CaseFile, Place
+from pytest_rubric.casefiles.datasetcheck import dataset_keys, read_dataset_case
 from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import Marks, read_marks
 from pytest_rubric.casefiles.yamlstrict import Document, Position, Problem, Spans
@@ -24,9 +25,9 @@ from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
+from pytest_rubric.descriptions.ledger import Ledger, read_ledger
+from pytest_rubric.inputs.formats import format_of
 from pytest_rubric.inputs.inputpaths import InputFiles
-from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
@@ -298,6 +299,7 @@ class Validator:
             self.spans.items,
             lambda at, message: problems.append(self.error(at, message)),
             fmt=input_format,
+            format_of=format_of,
         )
 
     def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:

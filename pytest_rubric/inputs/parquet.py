@@ -20,10 +20,10 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.descriptions.dataset import Dataset
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.datasetspec import Dataset
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.source import InputFile
 
 

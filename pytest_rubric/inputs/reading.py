@@ -23,9 +23,9 @@ from typing import TypeVar
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.joins import JoinedRows
-from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable

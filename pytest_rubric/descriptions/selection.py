@@ -22,15 +22,15 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import decimal_text
 from pytest_rubric.core.shown import describe, show
-from pytest_rubric.inputs.keypaths import (
+from pytest_rubric.descriptions.keypaths import (
     ABSENT,
     KeyPath,
     getter,
     path_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Position, Report
-from pytest_rubric.inputs.misfits import LedgerError, misfit
+from pytest_rubric.descriptions.labels import Position, Report
+from pytest_rubric.descriptions.misfits import LedgerError, misfit
 
 AS_TEXT = "as-text"
 #: The formats whose rows sit in one JSON document (``records:`` names where).

@@ -16,22 +16,27 @@ not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.formats import INPUT_FORMATS
-from pytest_rubric.inputs.keypaths import (
+from pytest_rubric.descriptions.keypaths import (
     KeyPath,
     path_from_json,
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
-from pytest_rubric.inputs.selection import Selection, read_selection, selection_from_json
+from pytest_rubric.descriptions.labels import (
+    Places,
+    Position,
+    Report,
+    read_labels,
+    refuse_unknown_keys,
+)
+from pytest_rubric.descriptions.selection import Selection, read_selection, selection_from_json
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
@@ -87,11 +92,6 @@ def side_from_json(value: Any, labels_of: Any) -> Side:
     )
 
 
-def format_of(written: str) -> str:
-    """The input format ``written`` names by its suffix (``""``: none known)."""
-    return next((suffix for suffix in INPUT_FORMATS if written.endswith(suffix)), "")
-
-
 def read_side(
     name: str,
     block: dict[str, JSON],
@@ -99,9 +99,11 @@ def read_side(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
+    format_of: Callable[[str], str],
 ) -> Side | None:
     """Side ``name`` (``a`` or ``b``) as ``block`` describes it, or ``None`` after
-    refusing each problem at its place."""
+    refusing each problem at its place; ``format_of`` names the format its ``input_file``
+    is in."""
     places = Places(block, at, keys)
     key_at, value_at = places.key, places.value
 

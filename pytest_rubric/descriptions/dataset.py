@@ -16,7 +16,7 @@ The names are the format (the SPEC pins them)::
       where: {judge: gpt-4o}                 # keep only the rows holding these values
       ids: as-text                           # an integer ID read as its decimal text
 
-Key paths are those of a ``ledger:`` block (:mod:`~pytest_rubric.inputs.keypaths`).
+Key paths are those of a ``ledger:`` block (:mod:`~pytest_rubric.descriptions.keypaths`).
 :func:`read_dataset` turns the block (but ``file``, which the loader resolves) into a
 :class:`Dataset`, or problems at the block's ``line:col``. This module does not import
 pytest.
@@ -31,9 +31,20 @@ from typing import Any, TypeAlias
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.keypaths import KeyPath, path_from_json, place_from_json, read_key_path
-from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
-from pytest_rubric.inputs.selection import (
+from pytest_rubric.descriptions.keypaths import (
+    KeyPath,
+    path_from_json,
+    place_from_json,
+    read_key_path,
+)
+from pytest_rubric.descriptions.labels import (
+    Places,
+    Position,
+    Report,
+    read_labels,
+    refuse_unknown_keys,
+)
+from pytest_rubric.descriptions.selection import (
     EVERY_ROW,
     Selection,
     read_selection,

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.datasetspec import read_dataset
-from pytest_rubric.inputs.labels import Position, Report
+from pytest_rubric.descriptions.dataset import read_dataset
+from pytest_rubric.descriptions.labels import Position, Report
 from pytest_rubric.inputs.source import InputFile
 
 #: Where a case's expected answer may be written: at most one of them.

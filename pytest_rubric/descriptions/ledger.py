@@ -17,9 +17,9 @@ The names are the format (the SPEC pins them)::
       group_by: category           # the breakdown people read (evidence, report, page)
 
 ``a`` and ``b`` may instead each describe one grader's own file (a join: see
-:mod:`~pytest_rubric.inputs.joinspec`).
+:mod:`~pytest_rubric.descriptions.join`).
 
-A key is a path (:mod:`~pytest_rubric.inputs.keypaths`): ``labels.judge`` reaches
+A key is a path (:mod:`~pytest_rubric.descriptions.keypaths`): ``labels.judge`` reaches
 inside nested JSON, ``result.0`` into a list, and the list form ``[labels, judge.v2]``
 covers keys that hold a dot. ``labels`` as a mapping maps text
 words; as a list of ``[value, Boolean]`` pairs it maps any JSON scalar exactly as
@@ -38,21 +38,20 @@ from typing import Any
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe, show
-from pytest_rubric.inputs.joinspec import (
+from pytest_rubric.descriptions.join import (
     JOIN_LEDGER_KEYS,
     Side,
-    format_of,
     outside_join,
     read_side,
     side_from_json,
 )
-from pytest_rubric.inputs.keypaths import (
+from pytest_rubric.descriptions.keypaths import (
     KeyPath,
     path_from_json,
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.inputs.labels import (
+from pytest_rubric.descriptions.labels import (
     Places,
     Position,
     Report,
@@ -60,7 +59,7 @@ from pytest_rubric.inputs.labels import (
     read_labels,
     refuse_unknown_keys,
 )
-from pytest_rubric.inputs.selection import (
+from pytest_rubric.descriptions.selection import (
     EVERY_ROW,
     Selection,
     read_selection,
@@ -264,11 +263,13 @@ def read_ledger(
     problem: Report,
     *,
     fmt: str,
+    format_of: Callable[[str], str],
 ) -> Ledger | None:
     """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
     reporting each problem through ``problem``. ``at`` is where the value starts;
     ``keys`` and ``items`` are the loader's positions (``Spans.keys``/``Spans.items``);
-    ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV can hold."""
+    ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV can hold;
+    ``format_of`` names the format of a path written in the block (a side of a join)."""
     if not isinstance(block, dict):
         problem(
             at,
@@ -285,7 +286,7 @@ def read_ledger(
 
     refuse_unknown_keys(block, LEDGER_KEYS, "a ledger key", key_at, refuse)
     if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
-        ledger = _join(block, at, keys, items, refuse, key_at, value_at)
+        ledger = _join(block, at, keys, items, refuse, key_at, value_at, format_of)
         for where, message in problems:
             problem(where, message)
         return None if problems else ledger
@@ -408,6 +409,7 @@ def _join(
     refuse: Report,
     key_at: Callable[[str], Position],
     value_at: Callable[[str], Position],
+    format_of: Callable[[str], str],
 ) -> Ledger | None:
     """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
     for key in block:
@@ -426,7 +428,7 @@ def _join(
             )
             sides.append(None)
             continue
-        sides.append(read_side(name, value, value_at(name), keys, items, refuse))
+        sides.append(read_side(name, value, value_at(name), keys, items, refuse, format_of))
     # Labels at the ledger level are for both sides: text only where both are CSV.
     csv_like = all(
         isinstance(block.get(name), dict)

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.labels import Position
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.labels import Position
 
 
 class LedgerError(RubricInputError):

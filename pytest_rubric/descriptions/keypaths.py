@@ -19,7 +19,7 @@ from typing import Any, Final
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.labels import Position, Report
+from pytest_rubric.descriptions.labels import Position, Report
 
 #: What a key path finds where it leads nowhere (a key missing, an index past the end,
 #: a value on the way that is neither a mapping nor a list it can index).
