@@ -8,7 +8,7 @@ the other cases still run.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.ledger import Ledger, read_ledger
+from pytest_rubric.descriptions.positions import Places, Report, Written
 from pytest_rubric.inputs.formats import format_of
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
@@ -49,9 +50,13 @@ class Validator:
     def error(self, pos: Position, message: str) -> CaseFileError:
         return CaseFileError(self.path, pos[0], pos[1], message)
 
-    def _report(self, problems: list[CaseFileError]) -> Callable[[Position, str], None]:
+    def _report(self, problems: list[CaseFileError]) -> Report:
         """A report of problems (at a place, in words) into ``problems``."""
         return lambda at, message: problems.append(self.error(at, message))
+
+    def _written(self, problems: list[CaseFileError]) -> Written:
+        """The document's positions, its blocks' problems going into ``problems``."""
+        return Written(self.spans.keys, self.spans.items, self._report(problems))
 
     def case_file(self) -> CaseFile:
         document = self.document
@@ -240,11 +245,7 @@ class Validator:
                     input_file = replace(input_file, ledger=ledger)
             dataset = None
             if readable and "dataset" in raw:
-                report = self._report(problems)
-                spans = self.spans
-                dataset = read_dataset_case(
-                    raw, spans.keys, spans.items, self.files.resolve, report
-                )
+                dataset = read_dataset_case(raw, self._written(problems), self.files.resolve)
             subset = "expected_subset" in raw
             if subset:
                 expected = raw.get("expected_subset")
@@ -295,9 +296,7 @@ class Validator:
         return read_ledger(
             raw["ledger"],
             value_at,
-            self.spans.keys,
-            self.spans.items,
-            lambda at, message: problems.append(self.error(at, message)),
+            self._written(problems),
             fmt=input_format,
             format_of=format_of,
         )
@@ -404,7 +403,7 @@ class Validator:
                         "write e.g. 'input_file: ledgers/week-47.jsonl'",
                     )
                 )
-        dataset_keys(case, keys, self._report(problems))
+        dataset_keys(case, Places(case, at, self.spans.keys), self._report(problems))
         for key, what in (
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),

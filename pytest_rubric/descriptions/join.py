@@ -16,7 +16,7 @@ not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,20 +29,13 @@ from pytest_rubric.descriptions.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.descriptions.labels import (
-    Places,
-    Position,
-    Report,
-    read_labels,
-    refuse_unknown_keys,
-)
+from pytest_rubric.descriptions.labels import Labels, read_labels
+from pytest_rubric.descriptions.positions import Block, Position
 from pytest_rubric.descriptions.selection import Selection, read_selection, selection_from_json
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
 JOIN_LEDGER_KEYS = ("a", "b", "labels", "graders", "group_by")
-
-Labels = tuple[tuple[JSON, bool], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +48,7 @@ class Side:
     file_at: Position
     id: KeyPath
     label: KeyPath
-    labels: Labels | None
+    labels: Labels
     labels_at: Position
     selection: Selection
 
@@ -92,43 +85,34 @@ def side_from_json(value: Any, labels_of: Any) -> Side:
     )
 
 
-def read_side(
-    name: str,
-    block: dict[str, JSON],
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    format_of: Callable[[str], str],
-) -> Side | None:
-    """Side ``name`` (``a`` or ``b``) as ``block`` describes it, or ``None`` after
+def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side | None:
+    """Side ``name`` (``a`` or ``b``) as the block ``side`` describes it, or ``None`` after
     refusing each problem at its place; ``format_of`` names the format its ``input_file``
     is in."""
-    places = Places(block, at, keys)
-    key_at, value_at = places.key, places.value
-
     problems: list[tuple[Position, str]] = []
 
     def note(where: Position, message: str) -> None:
         problems.append((where, message))
 
-    refuse_unknown_keys(block, SIDE_KEYS, f"a key of a side of a join ('{name}')", key_at, note)
-    written = block.get("input_file")
+    block = Block(side.value, side.places, side.written.refusing(note))
+    values, at, value_at = block.value, block.places.at, block.places.value
+    block.refuse_unknown(SIDE_KEYS, f"a key of a side of a join ('{name}')")
+    input_file = values.get("input_file")
     fmt = ""
-    if not isinstance(written, str) or not written.strip():
+    if not isinstance(input_file, str) or not input_file.strip():
         note(
-            value_at("input_file") if "input_file" in block else at,
+            value_at("input_file") if "input_file" in values else at,
             f"side '{name}' of the join needs 'input_file:' (its grader's own file), not "
-            f"{describe(written)}; write e.g. '{name}: {{input_file: labels/{name}.csv, id: "
+            f"{describe(input_file)}; write e.g. '{name}: {{input_file: labels/{name}.csv, id: "
             "case_id, label: verdict}'",
         )
-        written = ""
+        input_file = ""
     else:
-        fmt = format_of(written)
+        fmt = format_of(input_file)
     csv_like = fmt.removesuffix(".gz") == ".csv"
     paths: dict[str, KeyPath | None] = {}
     for key in ("id", "label"):
-        if key not in block:
+        if key not in values:
             note(
                 at,
                 f"side '{name}' of the join needs '{key}:' ("
@@ -138,24 +122,24 @@ def read_side(
             paths[key] = None
             continue
         paths[key] = read_key_path(
-            block[key], key, value_at(key), items, note, csv_like, f"'{name}.{key}'"
+            values[key], key, value_at(key), block.written, csv_like, f"'{name}.{key}'"
         )
-    labels = read_labels(block, value_at("labels"), keys, items, note, csv_like)
-    selection = read_selection(block, value_at, keys, items, note, fmt, f"'{name}'")
+    labels = read_labels(block, csv_like)
+    selection = read_selection(block, fmt, f"'{name}'")
     for where, message in problems:
-        refuse(where, message)
+        side.refuse(where, message)
     case_id, label = paths.get("id"), paths.get("label")
     if problems or case_id is None or label is None:
         return None
     if case_id.parts == label.parts:
-        refuse(
+        side.refuse(
             value_at("label"),
             f"'{name}.id' and '{name}.label' name the same column or key "
             f"{escape_controls(repr(label.written))}; each names its own",
         )
         return None
     return Side(
-        input_file=written,
+        input_file=input_file,
         file_at=value_at("input_file"),
         id=case_id,
         label=label,

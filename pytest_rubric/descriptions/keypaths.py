@@ -12,14 +12,14 @@ module does not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.descriptions.labels import Position, Report
+from pytest_rubric.descriptions.positions import Position, Written
 
 #: What a key path finds where it leads nowhere (a key missing, an index past the end,
 #: a value on the way that is neither a mapping nor a list it can index).
@@ -137,14 +137,14 @@ def read_key_path(
     value: JSON,
     key: str,
     at: Position,
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
+    written: Written,
     csv_like: bool,
     named: str | None = None,
 ) -> KeyPath | None:
     """The key path ``value`` (written under ``key`` at ``at``) names, or ``None`` after
     refusing it; ``csv_like``: a column of a CSV file, one name whatever it holds.
     ``named`` is how messages name the key (``ledger 'id'`` unless given)."""
+    refuse = written.refuse
     named = named or f"ledger '{key}'"
     example = f"'{key}: task_id', '{key}: labels.judge' or '{key}: [labels, judge.v2]'"
     if isinstance(value, str):
@@ -164,7 +164,6 @@ def read_key_path(
             return None
         return KeyPath(parts, at, value)
     if isinstance(value, list):
-        positions = items.get(id(value), ())
         if not value:
             refuse(at, f"{named} is an empty list; name a column or key, e.g. {example}")
             return None
@@ -176,7 +175,7 @@ def read_key_path(
                     else "; each part of a key path is a key's text, not empty"
                 )
                 refuse(
-                    positions[index] if index < len(positions) else at,
+                    written.item(value, index, at),
                     f"{named} part {index + 1} is {describe(part)}{quoted}",
                 )
                 return None

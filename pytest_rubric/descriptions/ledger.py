@@ -31,7 +31,7 @@ block's ``line:col``. This module does not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,14 +51,8 @@ from pytest_rubric.descriptions.keypaths import (
     place_from_json,
     read_key_path,
 )
-from pytest_rubric.descriptions.labels import (
-    Places,
-    Position,
-    Report,
-    read_graders,
-    read_labels,
-    refuse_unknown_keys,
-)
+from pytest_rubric.descriptions.labels import read_graders, read_labels
+from pytest_rubric.descriptions.positions import Block, Position, Written
 from pytest_rubric.descriptions.selection import (
     EVERY_ROW,
     Selection,
@@ -256,134 +250,78 @@ def _name(value: Any) -> str:
 
 
 def read_ledger(
-    block: JSON,
+    value: JSON,
     at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    problem: Report,
+    written: Written,
     *,
     fmt: str,
     format_of: Callable[[str], str],
 ) -> Ledger | None:
     """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
-    reporting each problem through ``problem``. ``at`` is where the value starts;
-    ``keys`` and ``items`` are the loader's positions (``Spans.keys``/``Spans.items``);
-    ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV can hold;
-    ``format_of`` names the format of a path written in the block (a side of a join)."""
-    if not isinstance(block, dict):
-        problem(
+    refusing each problem. ``at`` is where the value starts; ``written`` the loader's
+    positions; ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV
+    can hold; ``format_of`` names the format of a path written in the block (a side of a
+    join)."""
+    if not isinstance(value, dict):
+        written.refuse(
             at,
-            f"'ledger' must be a mapping, not {describe(block)}; write e.g. "
+            f"'ledger' must be a mapping, not {describe(value)}; write e.g. "
             "'ledger: {id: task_id, a: judge_label, b: editor_label}'",
         )
         return None
-    places = Places(block, at, keys)
-    key_at, value_at = places.key, places.value
     problems: list[tuple[Position, str]] = []
 
     def refuse(where: Position, message: str) -> None:
         problems.append((where, message))
 
-    refuse_unknown_keys(block, LEDGER_KEYS, "a ledger key", key_at, refuse)
-    if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
-        ledger = _join(block, at, keys, items, refuse, key_at, value_at, format_of)
-        for where, message in problems:
-            problem(where, message)
-        return None if problems else ledger
-    rows = block.get("rows", PER_ROW)
-    if rows not in ROW_FORMS:
-        refuse(
-            value_at("rows"),
-            f"ledger 'rows' is {describe(rows)}; write 'rows: per-judgement' for one row per "
-            "judgement, or leave it out for one row per case",
-        )
-        rows = PER_ROW
-    per_judgement = rows == PER_JUDGEMENT
+    block = Block.of(value, at, written.refusing(refuse))
+    block.refuse_unknown(LEDGER_KEYS, "a ledger key")
+    if isinstance(value.get("a"), dict) or isinstance(value.get("b"), dict):
+        ledger = _join(block, format_of)
+    else:
+        ledger = _one_file(block, fmt)
+    for where, message in problems:
+        written.refuse(where, message)
+    return None if problems else ledger
+
+
+def _one_file(block: Block, fmt: str) -> Ledger | None:
+    """A ``ledger:`` block describing the case's one input file, of format ``fmt``."""
+    values, at, value_at = block.value, block.places.at, block.places.value
+    per_judgement = _per_judgement(block)
     csv_like = fmt.removesuffix(".gz") == ".csv"
 
     def path(key: str, default: str | None) -> KeyPath | None:
-        if key not in block:
+        if key not in values:
             if default is None:
                 return None
             return KeyPath((default,), at, default)
-        return read_key_path(block[key], key, value_at(key), items, refuse, csv_like)
+        return read_key_path(values[key], key, value_at(key), block.written, csv_like)
 
-    if per_judgement:
-        for key in ("grader", "label", "a", "b"):
-            if key not in block:
-                refuse(
-                    at,
-                    f"a 'rows: per-judgement' ledger needs '{key}:' "
-                    + {
-                        "grader": "(the column naming who judged)",
-                        "label": "(the column holding the judgement)",
-                        "a": "(grader A's name, as the grader column writes it)",
-                        "b": "(grader B's name, as the grader column writes it)",
-                    }[key],
-                )
-    else:
-        for key in ("grader", "label"):
-            if key in block:
-                refuse(
-                    key_at(key),
-                    f"'{key}' is read only with 'rows: per-judgement' (one row per "
-                    "judgement); add that, or remove it",
-                )
     case_id = path("id", "id")
     grader = path("grader", None) if per_judgement else None
     label = path("label", None) if per_judgement else None
     a_name: JSON = None
     b_name: JSON = None
     if per_judgement:
-        a_name, b_name = block.get("a"), block.get("b")
-        for key, name in (("a", a_name), ("b", b_name)):
-            if key not in block or (type(name) is str and name):
-                continue
-            if type(name) in (int, float) and csv_like:
-                refuse(
-                    value_at(key),
-                    f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
-                    f"column writes it, and every cell of a .csv ledger is text; write it "
-                    f"quoted ('{show(name)}')",
-                )
-            elif type(name) not in (int, float):
-                refuse(
-                    value_at(key),
-                    f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
-                    f"column writes it, not {describe(name)}; write it as text, or as a "
-                    f"number where the export holds a number ('{key}: 7')",
-                )
-        if same_grader(a_name, b_name):
-            refuse(value_at("b"), f"a and b name the same grader {a_name!r}; name two graders")
+        a_name, b_name = _grader_names(block, csv_like)
         a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
         b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
     else:
         a = path("a", "a")
         b = path("b", "b")
-    named = (
+    _refuse_shared(
+        block,
         [("id", case_id), ("grader", grader), ("label", label)]
         if per_judgement
-        else [("id", case_id), ("a", a), ("b", b)]
+        else [("id", case_id), ("a", a), ("b", b)],
     )
-    for index, (first, one) in enumerate(named):
-        for second, other in named[index + 1 :]:
-            if one is not None and other is not None and one.parts == other.parts:
-                refuse(
-                    value_at(second) if second in block else value_at(first),
-                    f"ledger '{first}' and '{second}' name the same column or key "
-                    f"{escape_controls(repr(one.written))}; each names its own",
-                )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    graders = read_graders(block, key_at, value_at, keys, refuse)
-    selection = read_selection(block, value_at, keys, items, refuse, fmt)
+    labels = read_labels(block, csv_like)
+    graders = read_graders(block)
+    selection = read_selection(block, fmt)
     group_by = path("group_by", None)
-    if problems:
-        for where, message in problems:
-            problem(where, message)
+    if case_id is None or a is None or b is None:  # each refused
         return None
-    assert case_id is not None
-    assert a is not None
-    assert b is not None
     return Ledger(
         id=case_id,
         a=a,
@@ -401,49 +339,117 @@ def read_ledger(
     )
 
 
-def _join(
-    block: dict[str, JSON],
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    key_at: Callable[[str], Position],
-    value_at: Callable[[str], Position],
-    format_of: Callable[[str], str],
-) -> Ledger | None:
+def _per_judgement(block: Block) -> bool:
+    """Whether the block reads one row per judgement (``rows: per-judgement``), the keys
+    that form needs or refuses refused."""
+    values = block.value
+    rows = values.get("rows", PER_ROW)
+    if rows not in ROW_FORMS:
+        block.refuse(
+            block.places.value("rows"),
+            f"ledger 'rows' is {describe(rows)}; write 'rows: per-judgement' for one row per "
+            "judgement, or leave it out for one row per case",
+        )
+        rows = PER_ROW
+    if rows != PER_JUDGEMENT:
+        for key in ("grader", "label"):
+            if key in values:
+                block.refuse(
+                    block.places.key(key),
+                    f"'{key}' is read only with 'rows: per-judgement' (one row per "
+                    "judgement); add that, or remove it",
+                )
+        return False
+    for key in ("grader", "label", "a", "b"):
+        if key not in values:
+            block.refuse(
+                block.places.at,
+                f"a 'rows: per-judgement' ledger needs '{key}:' "
+                + {
+                    "grader": "(the column naming who judged)",
+                    "label": "(the column holding the judgement)",
+                    "a": "(grader A's name, as the grader column writes it)",
+                    "b": "(grader B's name, as the grader column writes it)",
+                }[key],
+            )
+    return True
+
+
+def _grader_names(block: Block, csv_like: bool) -> tuple[JSON, JSON]:
+    """With ``rows: per-judgement``, the names ``a`` and ``b`` give the two graders, as
+    the grader column writes them."""
+    values, value_at = block.value, block.places.value
+    a_name, b_name = values.get("a"), values.get("b")
+    for key, name in (("a", a_name), ("b", b_name)):
+        if key not in values or (type(name) is str and name):
+            continue
+        if type(name) in (int, float) and csv_like:
+            block.refuse(
+                value_at(key),
+                f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                f"column writes it, and every cell of a .csv ledger is text; write it "
+                f"quoted ('{show(name)}')",
+            )
+        elif type(name) not in (int, float):
+            block.refuse(
+                value_at(key),
+                f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                f"column writes it, not {describe(name)}; write it as text, or as a "
+                f"number where the export holds a number ('{key}: 7')",
+            )
+    if same_grader(a_name, b_name):
+        block.refuse(value_at("b"), f"a and b name the same grader {a_name!r}; name two graders")
+    return a_name, b_name
+
+
+def _refuse_shared(block: Block, named: list[tuple[str, KeyPath | None]]) -> None:
+    """Refuse two keys of ``named`` naming the same column or key."""
+    value_at = block.places.value
+    for index, (first, one) in enumerate(named):
+        for second, other in named[index + 1 :]:
+            if one is not None and other is not None and one.parts == other.parts:
+                block.refuse(
+                    value_at(second) if second in block.value else value_at(first),
+                    f"ledger '{first}' and '{second}' name the same column or key "
+                    f"{escape_controls(repr(one.written))}; each names its own",
+                )
+
+
+def _join(block: Block, format_of: Callable[[str], str]) -> Ledger | None:
     """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
-    for key in block:
+    values, at, value_at = block.value, block.places.at, block.places.value
+    for key in values:
         if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
-            refuse(key_at(key), outside_join(key))
+            block.refuse(block.places.key(key), outside_join(key))
     sides: list[Side | None] = []
     for name in ("a", "b"):
-        value = block.get(name)
+        value = values.get(name)
         if not isinstance(value, dict):
             other = "b" if name == "a" else "a"
-            refuse(
-                value_at(name) if name in block else at,
+            block.refuse(
+                value_at(name) if name in values else at,
                 f"'{other}' is a side of a join (its grader's own file), so '{name}' must be "
-                f"one too, not {describe(value) if name in block else 'left out'}; write e.g. "
+                f"one too, not {describe(value) if name in values else 'left out'}; write e.g. "
                 f"'{name}: {{input_file: labels/{name}.csv, id: case_id, label: verdict}}'",
             )
             sides.append(None)
             continue
-        sides.append(read_side(name, value, value_at(name), keys, items, refuse, format_of))
+        sides.append(read_side(name, Block.of(value, value_at(name), block.written), format_of))
     # Labels at the ledger level are for both sides: text only where both are CSV.
     csv_like = all(
-        isinstance(block.get(name), dict)
-        and format_of(str(block[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
+        isinstance(values.get(name), dict)
+        and format_of(str(values[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
         == ".csv"
         for name in ("a", "b")
     )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    graders = read_graders(block, key_at, value_at, keys, refuse)
+    labels = read_labels(block, csv_like)
+    graders = read_graders(block)
     side_a, side_b = sides
     group_by = None
-    if "group_by" in block:  # a key of side a's rows, read as side a's file holds keys
+    if "group_by" in values:  # a key of side a's rows, read as side a's file holds keys
         side_csv = side_a is not None and format_of(side_a.input_file).removesuffix(".gz") == ".csv"
         group_by = read_key_path(
-            block["group_by"], "group_by", value_at("group_by"), items, refuse, side_csv
+            values["group_by"], "group_by", value_at("group_by"), block.written, side_csv
         )
     if side_a is None or side_b is None:
         return None

@@ -10,7 +10,7 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.descriptions.keypaths import KeyPath
-from pytest_rubric.descriptions.labels import Position
+from pytest_rubric.descriptions.positions import Position
 
 
 class LedgerError(RubricInputError):

@@ -221,7 +221,7 @@ def paired_judgements(
       evidence gap, never a guess); so is a judgement whose label key is missing.
     - Judgements by other graders are left out, and counted in the notes; when neither
       a nor b judged anything although other graders did, the description matches no
-      judgement: :class:`~pytest_rubric.descriptions.ledger.LedgerError` (``case_file``
+      judgement: :class:`~pytest_rubric.inputs.ledgerspec.LedgerError` (``case_file``
       names the case file), raised once every judgement is read, never an empty ledger.
     - A grader is matched under strict JSON equality: ``'7'`` is not ``7``.
     - ``groups`` takes each row handed over with its group's value, as the case's first
