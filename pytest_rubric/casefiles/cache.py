@@ -35,7 +35,7 @@ from pytest_rubric.inputs.inputpaths import InputFiles
 FORMAT = 8
 #: The rooms whose code decides what a case file loads as: an entry is kept only while
 #: each of their modules is byte for byte what it was (an edited checkout never reuses one).
-_SHAPERS = ("casefiles", "core", "inputs")
+_SHAPERS = ("casefiles", "core", "descriptions", "inputs")
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
