@@ -176,8 +176,9 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 #: A module holds one job and stays short enough to read in one sitting.
 MAX_MODULE_LINES = 500
 #: The YAML room (strict YAML, the loader, marks, the cache) stays a room, not a wing. It
-#: also holds the check of a case's dataset: block against its file (casefiles/datasetcheck.py).
-MAX_CASEFILES_LINES = 2600
+#: also holds the check of a case's dataset: block against its file (casefiles/datasetcheck.py)
+#: and the cache's encoding of the blocks descriptions/ reads (casefiles/casecodec.py).
+MAX_CASEFILES_LINES = 2750
 
 
 @pytest.mark.parametrize(

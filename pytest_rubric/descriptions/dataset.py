@@ -25,15 +25,13 @@ pytest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.keypaths import (
     KeyPath,
-    path_from_json,
-    place_from_json,
     read_key_path,
 )
 from pytest_rubric.descriptions.labels import read_labels
@@ -42,7 +40,6 @@ from pytest_rubric.descriptions.selection import (
     EVERY_ROW,
     Selection,
     read_selection,
-    selection_from_json,
 )
 
 DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
@@ -79,18 +76,6 @@ class Dataset:
             paths.append(("expected", self.expected))
         return paths
 
-    def to_json(self) -> dict[str, JSON]:
-        """The block as plain JSON, for the case cache (read back by :func:`dataset_from_json`)."""
-        return {
-            "id": self.id.to_json(),
-            "input": _template_json(self.input),
-            "expected": None if self.expected is None else self.expected.to_json(),
-            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
-            "split": [[column, by] for column, by in self.split],
-            "selection": self.selection.to_json(),
-            "at": list(self.at),
-        }
-
 
 def leaves(template: Template, named: str) -> list[tuple[str, KeyPath]]:
     """The key paths of ``template``, each named by its place (``input.fields.title``)."""
@@ -100,68 +85,6 @@ def leaves(template: Template, named: str) -> list[tuple[str, KeyPath]]:
     for key, inner in template:
         found += leaves(inner, f"{named}.{key}")
     return found
-
-
-def _template_json(template: Template) -> JSON:
-    if isinstance(template, KeyPath):
-        return {"path": template.to_json()}
-    return {"keys": [[key, _template_json(inner)] for key, inner in template]}
-
-
-def _template_from_json(value: Any) -> Template:
-    if type(value) is dict and set(value) == {"path"}:
-        path = path_from_json(value["path"])
-        if path is None:
-            raise TypeError("an input key path")
-        return path
-    if type(value) is not dict or set(value) != {"keys"} or type(value["keys"]) is not list:
-        raise TypeError("an input template")
-    keys: list[tuple[str, Template]] = []
-    for pair in value["keys"]:
-        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-            raise TypeError("an input key and its template")
-        keys.append((pair[0], _template_from_json(pair[1])))
-    if not keys:
-        raise ValueError("an input mapping names a key at least")
-    return tuple(keys)
-
-
-def dataset_from_json(value: Any) -> Dataset:
-    """The :class:`Dataset` :meth:`Dataset.to_json` wrote; ``TypeError`` or ``ValueError``
-    for anything else."""
-    fields = {"id", "input", "expected", "labels", "split", "selection", "at"}
-    if type(value) is not dict or set(value) != fields:
-        raise TypeError(f"a mapping of {', '.join(sorted(fields))}")
-    case_id = path_from_json(value["id"])
-    if case_id is None:
-        raise TypeError("a dataset's id is always given")
-    labels = value["labels"]
-    if labels is not None and (
-        type(labels) is not list
-        or not all(
-            type(pair) is list
-            and len(pair) == 2
-            and type(pair[1]) is bool
-            and type(pair[0]) in (str, int, float, bool, type(None))
-            for pair in labels
-        )
-    ):
-        raise TypeError("labels are pairs of a scalar and its meaning")
-    split = value["split"]
-    if type(split) is not list or not all(
-        type(pair) is list and len(pair) == 2 and all(type(part) is str and part for part in pair)
-        for pair in split
-    ):
-        raise TypeError("split: pairs of a column and its separator")
-    return Dataset(
-        id=case_id,
-        input=_template_from_json(value["input"]),
-        expected=path_from_json(value["expected"]),
-        labels=None if labels is None else tuple((pair[0], pair[1]) for pair in labels),
-        split=tuple((pair[0], pair[1]) for pair in split),
-        selection=selection_from_json(value["selection"]),
-        at=place_from_json(value["at"]),
-    )
 
 
 def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Dataset | None:

@@ -18,20 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.keypaths import (
     KeyPath,
-    path_from_json,
-    place_from_json,
     read_key_path,
 )
 from pytest_rubric.descriptions.labels import Labels, read_labels
 from pytest_rubric.descriptions.positions import Block, Position
-from pytest_rubric.descriptions.selection import Selection, read_selection, selection_from_json
+from pytest_rubric.descriptions.selection import Selection, read_selection
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
@@ -51,38 +47,6 @@ class Side:
     labels: Labels
     labels_at: Position
     selection: Selection
-
-    def to_json(self) -> JSON:
-        return {
-            "input_file": self.input_file,
-            "file_at": list(self.file_at),
-            "id": self.id.to_json(),
-            "label": self.label.to_json(),
-            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
-            "labels_at": list(self.labels_at),
-            "selection": self.selection.to_json(),
-        }
-
-
-def side_from_json(value: Any, labels_of: Any) -> Side:
-    """The :class:`Side` :meth:`Side.to_json` wrote (``labels_of`` reads its labels
-    back); ``TypeError`` or ``ValueError`` for anything else."""
-    if type(value) is not dict or set(value) != set(Side.__dataclass_fields__):
-        raise TypeError("a side of a join")
-    if type(value["input_file"]) is not str:
-        raise TypeError("an input file is a path")
-    key, label = path_from_json(value["id"]), path_from_json(value["label"])
-    if key is None or label is None:
-        raise TypeError("a side has an id and a label")
-    return Side(
-        input_file=value["input_file"],
-        file_at=place_from_json(value["file_at"]),
-        id=key,
-        label=label,
-        labels=labels_of(value["labels"]),
-        labels_at=place_from_json(value["labels_at"]),
-        selection=selection_from_json(value["selection"]),
-    )
 
 
 def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
@@ -39,10 +39,6 @@ class KeyPath:
     def column(self) -> str:
         """The name of a CSV or Parquet column: the parts joined by dots."""
         return ".".join(self.parts)
-
-    def to_json(self) -> JSON:
-        """The path as plain JSON, for the case cache (read back by :func:`path_from_json`)."""
-        return [list(self.parts), list(self.at), self.written]
 
 
 def index_of(part: str) -> int | None:
@@ -110,27 +106,6 @@ def walk_steps(value: object, steps: Sequence[tuple[str, int | None]]) -> object
         else:
             return ABSENT
     return value
-
-
-def path_from_json(item: Any) -> KeyPath | None:
-    """The :class:`KeyPath` :meth:`KeyPath.to_json` wrote (or ``None``); ``TypeError`` or
-    ``ValueError`` for anything else."""
-    if item is None:
-        return None
-    if type(item) is not list or len(item) != 3 or type(item[0]) is not list:
-        raise TypeError("a key path: its parts, its place and how it was written")
-    parts, at, written = item
-    if not parts or not all(type(part) is str and part for part in parts):
-        raise ValueError("a key path of text parts")
-    if type(written) is not str:
-        raise TypeError("a key path as written is text")
-    return KeyPath(tuple(parts), place_from_json(at), written)
-
-
-def place_from_json(value: Any) -> Position:
-    if type(value) is not list or len(value) != 2 or any(type(n) is not int for n in value):
-        raise TypeError("a line and a column")
-    return value[0], value[1]
 
 
 def read_key_path(

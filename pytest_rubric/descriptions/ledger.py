@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
@@ -43,12 +42,9 @@ from pytest_rubric.descriptions.join import (
     Side,
     outside_join,
     read_side,
-    side_from_json,
 )
 from pytest_rubric.descriptions.keypaths import (
     KeyPath,
-    path_from_json,
-    place_from_json,
     read_key_path,
 )
 from pytest_rubric.descriptions.labels import read_graders, read_labels
@@ -57,7 +53,6 @@ from pytest_rubric.descriptions.selection import (
     EVERY_ROW,
     Selection,
     read_selection,
-    selection_from_json,
 )
 
 LEDGER_KEYS = (
@@ -126,30 +121,6 @@ class Ledger:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
         return vocabulary(self.labels)
 
-    def to_json(self) -> dict[str, JSON]:
-        """The block as plain JSON, for the case cache (read back by :func:`from_json`)."""
-
-        def path(key: KeyPath | None) -> JSON:
-            return None if key is None else key.to_json()
-
-        return {
-            "id": path(self.id),
-            "a": path(self.a),
-            "b": path(self.b),
-            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
-            "graders": None if self.graders is None else list(self.graders),
-            "per_judgement": self.per_judgement,
-            "grader": path(self.grader),
-            "label": path(self.label),
-            "a_name": self.a_name,
-            "b_name": self.b_name,
-            "labels_at": list(self.labels_at),
-            "selection": self.selection.to_json(),
-            "join": None if self.join is None else [side.to_json() for side in self.join],
-            "side": self.side,
-            "group_by": path(self.group_by),
-        }
-
 
 def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
     """Labels as people read them: ``PASS (true), FAIL (false)``."""
@@ -159,94 +130,6 @@ def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
         f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
         for value, meaning in labels
     )
-
-
-def from_json(value: Any) -> Ledger:
-    """The :class:`Ledger` :meth:`Ledger.to_json` wrote; ``TypeError`` or ``ValueError``
-    for anything else, every field's type checked (the cache entry is then not used: a
-    forged label that is a mapping must not reach the reading of the export)."""
-    if type(value) is not dict or set(value) != _FIELDS:
-        raise TypeError(f"a mapping of {', '.join(sorted(_FIELDS))}")
-    labels, graders = value["labels"], value["graders"]
-    if graders is not None and (type(graders) is not list or len(graders) != 2):
-        raise TypeError("two graders' names")
-    if type(value["per_judgement"]) is not bool:
-        raise TypeError("per_judgement is a boolean")
-    join = value["join"]
-    if join is not None and (type(join) is not list or len(join) != 2):
-        raise TypeError("a join has two sides")
-    return Ledger(
-        id=_required_path(value["id"]),
-        a=_required_path(value["a"]),
-        b=_required_path(value["b"]),
-        labels=_labels(labels),
-        graders=None if graders is None else (_name(graders[0]), _name(graders[1])),
-        per_judgement=value["per_judgement"],
-        grader=path_from_json(value["grader"]),
-        label=path_from_json(value["label"]),
-        a_name=_grader_value(value["a_name"]),
-        b_name=_grader_value(value["b_name"]),
-        labels_at=place_from_json(value["labels_at"]),
-        selection=selection_from_json(value["selection"]),
-        join=None
-        if join is None
-        else (side_from_json(join[0], _labels), side_from_json(join[1], _labels)),
-        side=_side(value["side"]),
-        group_by=path_from_json(value["group_by"]),
-    )
-
-
-def _required_path(item: Any) -> KeyPath:
-    key = path_from_json(item)
-    if key is None:
-        raise TypeError("id, a and b are always given")
-    return key
-
-
-def _labels(labels: Any) -> tuple[tuple[JSON, bool], ...] | None:
-    if labels is None:
-        return None
-    if type(labels) is not list or not all(
-        type(pair) is list and len(pair) == 2 for pair in labels
-    ):
-        raise TypeError("labels are pairs of a label and its meaning")
-    return tuple((_label(v), _boolean(m)) for v, m in labels)
-
-
-#: The fields :meth:`Ledger.to_json` writes: every field of a :class:`Ledger`.
-_FIELDS = frozenset(Ledger.__dataclass_fields__)
-
-
-def _label(value: Any) -> JSON:
-    """A label as the export holds it: a JSON scalar, never a mapping or a list."""
-    if value is not None and type(value) not in (str, bool, int, float):
-        raise TypeError("a label is a JSON scalar")
-    return value  # type: ignore[no-any-return]
-
-
-def _grader_value(value: Any) -> JSON:
-    """A grader as the grader column holds it (or ``None``): text or a number."""
-    if value is not None and type(value) not in (str, int, float):
-        raise TypeError("a grader is text or a number")
-    return value  # type: ignore[no-any-return]
-
-
-def _boolean(value: Any) -> bool:
-    if type(value) is not bool:
-        raise TypeError("a label means a boolean")
-    return value
-
-
-def _side(value: Any) -> str:
-    if value not in ("", "a", "b") or type(value) is not str:
-        raise TypeError("a side of a join is a or b, or empty")
-    return value
-
-
-def _name(value: Any) -> str:
-    if type(value) is not str:
-        raise TypeError("a grader's name is text")
-    return value
 
 
 def read_ledger(

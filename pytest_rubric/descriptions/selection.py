@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.escapes import escape_controls
@@ -26,7 +25,6 @@ from pytest_rubric.descriptions.keypaths import (
     ABSENT,
     KeyPath,
     getter,
-    path_from_json,
     read_key_path,
 )
 from pytest_rubric.descriptions.misfits import LedgerError, misfit
@@ -47,32 +45,6 @@ class Selection:
     records: KeyPath | None = None
     where: tuple[tuple[KeyPath, JSON], ...] = ()
     ids_as_text: bool = False
-
-    def to_json(self) -> JSON:
-        return {
-            "records": None if self.records is None else self.records.to_json(),
-            "where": [[path.to_json(), value] for path, value in self.where],
-            "ids_as_text": self.ids_as_text,
-        }
-
-
-def selection_from_json(value: Any) -> Selection:
-    """The :class:`Selection` :meth:`Selection.to_json` wrote; ``TypeError`` or
-    ``ValueError`` for anything else."""
-    if type(value) is not dict or set(value) != {"records", "where", "ids_as_text"}:
-        raise TypeError("a selection: records, where and ids_as_text")
-    where = value["where"]
-    if type(where) is not list or not all(type(pair) is list and len(pair) == 2 for pair in where):
-        raise TypeError("where: pairs of a path and a value")
-    if type(value["ids_as_text"]) is not bool:
-        raise TypeError("ids_as_text is a boolean")
-    conditions = []
-    for path, held in where:
-        key = path_from_json(path)
-        if key is None:
-            raise TypeError("a where path")
-        conditions.append((key, held))
-    return Selection(path_from_json(value["records"]), tuple(conditions), value["ids_as_text"])
 
 
 def read_selection(block: Block, fmt: str, named: str = "ledger") -> Selection:
