@@ -165,8 +165,3 @@ def read_key_path(
         return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
     refuse(at, f"{named} must name a column or key, not {describe(value)}; write {example}")
     return None
-
-
-def list_form(path: KeyPath) -> str:
-    """``[verdict.responses.users]``: the path's dotted text as one key, in the list form."""
-    return f"[{path.column}]"
