@@ -114,7 +114,7 @@ class _CsvReading:
             assert path is not None
             if path.column not in header:
                 raise header_problem(
-                    self.case_file, key, path, header, self.display, "header", ledger.block
+                    self.case_file, key, path, header, f"{self.display}'s header", ledger.block
                 )
         labels = (
             []

@@ -96,7 +96,12 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
             )
         if top not in schema_names or not _leads_somewhere(schema.field(top).type, path.parts[1:]):
             raise header_problem(
-                reader.case_file, key, path, _paths(schema), reader.display, "schema", ledger.block
+                reader.case_file,
+                key,
+                path,
+                _paths(schema),
+                f"{reader.display}'s schema",
+                ledger.block,
             )
         if top not in columns:
             columns.append(top)
