@@ -30,17 +30,10 @@ from typing import TypeAlias
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.descriptions.keypaths import (
-    KeyPath,
-    read_key_path,
-)
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import read_labels
 from pytest_rubric.descriptions.positions import Block, Position, Written
-from pytest_rubric.descriptions.selection import (
-    EVERY_ROW,
-    Selection,
-    read_selection,
-)
+from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
 
 DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
 #: The evaluator's input as a dataset names it: one key path (the whole input), or the

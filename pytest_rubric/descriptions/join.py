@@ -21,10 +21,7 @@ from dataclasses import dataclass
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.shown import describe
-from pytest_rubric.descriptions.keypaths import (
-    KeyPath,
-    read_key_path,
-)
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import Labels, read_labels
 from pytest_rubric.descriptions.positions import Block, Position
 from pytest_rubric.descriptions.selection import Selection, read_selection

@@ -37,23 +37,11 @@ from dataclasses import dataclass
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe, show
-from pytest_rubric.descriptions.join import (
-    JOIN_LEDGER_KEYS,
-    Side,
-    outside_join,
-    read_side,
-)
-from pytest_rubric.descriptions.keypaths import (
-    KeyPath,
-    read_key_path,
-)
+from pytest_rubric.descriptions.join import JOIN_LEDGER_KEYS, Side, outside_join, read_side
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import read_graders, read_labels
 from pytest_rubric.descriptions.positions import Block, Position, Written
-from pytest_rubric.descriptions.selection import (
-    EVERY_ROW,
-    Selection,
-    read_selection,
-)
+from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
 
 LEDGER_KEYS = (
     "id",

@@ -21,12 +21,7 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import decimal_text
 from pytest_rubric.core.shown import describe, show
-from pytest_rubric.descriptions.keypaths import (
-    ABSENT,
-    KeyPath,
-    getter,
-    read_key_path,
-)
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, read_key_path
 from pytest_rubric.descriptions.misfits import LedgerError, misfit
 from pytest_rubric.descriptions.positions import Block, Position, Written
 
