@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.inputs.inputpaths import InputFiles
-from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.source import InputFile
 
 

@@ -17,10 +17,12 @@ from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_rubric.casefiles.casecodec import LEDGER
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.inputs.groups import MAX_GROUPS
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.ledgerspec import Ledger, from_json
+from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.reading import open_input
 from pytest_rubric.inputs.rows import FileRows
 
@@ -312,11 +314,12 @@ def test_group_by_is_kept_by_the_case_cache_and_forged_entries_are_refused() -> 
         b=KeyPath(("b",), (1, 1), "b"),
         group_by=KeyPath(("meta", "category"), (3, 7), "meta.category"),
     )
-    assert from_json(json.loads(json.dumps(ledger.to_json()))) == ledger
-    forged = ledger.to_json()
-    forged["group_by"] = {"parts": "x"}
+    files = InputFiles(Path("x"), "x", None)
+    assert LEDGER.load([json.loads(json.dumps(LEDGER.dump(ledger)))], files)[0] == ledger
+    forged = LEDGER.dump(ledger)
+    forged[[name for name, _ in LEDGER.rows].index("group_by")] = {"parts": "x"}
     with pytest.raises((TypeError, ValueError)):
-        from_json(forged)
+        LEDGER.load([forged], files)
 
 
 def test_a_path_with_more_values_than_groups_is_not_broken_down(tmp_path: Path) -> None:

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.descriptions.keypaths import KeyPath
 from pytest_rubric.evaluators.builtin import AGREEMENT
 from pytest_rubric.inputs import jsondocs
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.jsondocs import document_rows
-from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.running.outcome import CASE_ERROR, CaseOutcome
 from pytest_rubric.running.runner import run_case
 

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rubric.core.evaluator import Evidence, RowLabel
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.evaluators.agreement import stream_agreement, tally_rows
 from pytest_rubric.inputs import ledgermaps
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import LabelOutside, ReadNotes
 from pytest_rubric.inputs.reading import WholeInput, open_input
 from pytest_rubric.inputs.rows import FileRows

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.numbers import decimal_int, decimal_text
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.evaluators.builtin import AGREEMENT
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.running.outcome import CASE_ERROR, CaseOutcome
 from pytest_rubric.running.runner import run_case
 
@@ -288,7 +288,7 @@ NESTED_VALUES = st.recursive(
     parts=st.lists(st.sampled_from(["a", "b", "0", "1", "01"]), min_size=1, max_size=4),
 )
 def test_every_getter_reads_a_path_as_the_one_walk_does(row: Any, parts: list[str]) -> None:
-    from pytest_rubric.inputs.keypaths import walk_steps
+    from pytest_rubric.descriptions.keypaths import walk_steps
 
     key = KeyPath(tuple(parts), (1, 1), ".".join(parts))
     steps = [(part, index_of(part)) for part in parts]

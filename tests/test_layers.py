@@ -20,7 +20,8 @@ LAYERS = (
     "core",  # JSON values, strict equality, Evaluator/Evidence, errors, file writes
     "hookspecs",  # the pluggy hooks plugins implement
     "evaluators",  # the built-ins and their registration (discovery)
-    "inputs",  # input files: formats, ledger: descriptions, rows read as they say
+    "descriptions",  # ledger:, dataset: and join-side blocks read from a case file
+    "inputs",  # input files: formats, rows read as their blocks say
     "casefiles",  # strict YAML, the loader, marks, the cache
     "running",  # one case through its evaluator, compared strictly
     "reports",  # records, the JSON report, merge, the page, schemas, failure text
@@ -36,15 +37,17 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "hookspecs": {"core"},
     "evaluators": {"core", "hookspecs"},
-    "inputs": {"core"},
-    "casefiles": {"core", "inputs"},
-    "running": {"core", "inputs", "casefiles"},
+    "descriptions": {"core"},
+    "inputs": {"core", "descriptions"},
+    "casefiles": {"core", "descriptions", "inputs"},
+    "running": {"core", "descriptions", "inputs", "casefiles"},
     "reports": {"core", "casefiles", "running"},
     "editing": {"core", "casefiles", "running"},
     "plugin": {
         "core",
         "hookspecs",
         "evaluators",
+        "descriptions",
         "inputs",
         "casefiles",
         "running",
@@ -181,8 +184,10 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 
 #: A module holds one job and stays short enough to read in one sitting.
 MAX_MODULE_LINES = 500
-#: The YAML room (strict YAML, the loader, marks, the cache) stays a room, not a wing.
-MAX_CASEFILES_LINES = 2500
+#: The YAML room (strict YAML, the loader, marks, the cache) stays a room, not a wing. It
+#: also holds the check of a case's dataset: block against its file (casefiles/datasetcheck.py)
+#: and the cache's encoding of the blocks descriptions/ reads (casefiles/casecodec.py).
+MAX_CASEFILES_LINES = 2750
 
 
 @pytest.mark.parametrize(
@@ -265,7 +270,7 @@ def test_no_module_imports_more_than_a_handful_of_its_room(room: str) -> None:
     assert not many, "\n".join(many)
 
 
-@pytest.mark.parametrize("room", _room_params(_rooms()))
+@pytest.mark.parametrize("room", _rooms())
 def test_no_room_is_more_than_eight_floors_deep(room: str) -> None:
     graph = _room_graph()
     floors = _floors(graph)

@@ -32,10 +32,10 @@ from pytest_rubric.core.files import new_file_beside
 from pytest_rubric.inputs.inputpaths import InputFiles
 
 #: Changed whenever what an entry holds changes shape.
-FORMAT = 8
+FORMAT = 9
 #: The rooms whose code decides what a case file loads as: an entry is kept only while
 #: each of their modules is byte for byte what it was (an edited checkout never reuses one).
-_SHAPERS = ("casefiles", "core", "inputs")
+_SHAPERS = ("casefiles", "core", "descriptions", "inputs")
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 

@@ -1,8 +1,10 @@
-"""A loaded case file as JSON values and back: the one place its shape is written down.
+"""A loaded case file as JSON values and back: the one place its shape is written down,
+its cases' ``ledger:`` and ``dataset:`` blocks too.
 
 Each type is a table of its fields in order, each with how it is written and read
 (a :class:`Codec`); both directions read the same table, so a new field is one new
-row (tests/test_casefiles_cache.py checks that every field has one). A field is read
+row (tests/test_casefiles_cache.py and tests/test_casefiles_casecodec.py check that
+every field has one). A field is read
 a column at a time: its values in all the cases of a file, checked together (their
 types in one pass, their least value in another), so a cached case costs no call per
 field. Reading checks every value's type and raises ``TypeError`` or ``ValueError``
@@ -24,8 +26,11 @@ from pytest_rubric.casefiles.cases import Case, CaseFile, Place
 from pytest_rubric.casefiles.marks import NO_MARKS, Marks, XFail
 from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs import ledgerspec
-from pytest_rubric.inputs.datasetspec import dataset_from_json
+from pytest_rubric.descriptions.dataset import Dataset, Template
+from pytest_rubric.descriptions.join import Side
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.selection import Selection
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
@@ -156,8 +161,6 @@ def _maybe(codec: Codec, none: object = None) -> Codec:
 def _pair(first: Codec, second: Codec) -> Codec:
     """A tuple of two values, each by its codec."""
     load_first, load_second = first.load, second.load
-    if first.dump is not None or second.dump is not None:
-        raise NotImplementedError("pairs of values written as they are")
 
     def load(values: list[Any], files: InputFiles) -> list[Any]:
         _typed(values, _LIST, "a list of 2")
@@ -166,7 +169,10 @@ def _pair(first: Codec, second: Codec) -> Codec:
         firsts = load_first([value[0] for value in values], files)
         return list(zip(firsts, load_second([value[1] for value in values], files), strict=True))
 
-    return Codec(load)
+    if first.dump is None and second.dump is None:
+        return Codec(load)
+    dump_first, dump_second = first.dump or _as_is, second.dump or _as_is
+    return Codec(load, lambda value: [dump_first(value[0]), dump_second(value[1])])
 
 
 def _many(codec: Codec) -> Codec:
@@ -200,8 +206,8 @@ def _load_rubric(value: Any, files: InputFiles) -> dict[str, Any]:
 
 def _dump_input_file(value: InputFile) -> list[Any]:
     ledger, dataset = value.ledger, value.dataset
-    return [value.text, None if ledger is None else ledger.to_json()] + (
-        [] if dataset is None else [dataset.to_json()]
+    return [value.text, None if ledger is None else LEDGER.dump(ledger)] + (
+        [] if dataset is None else [DATASET.dump(dataset)]
     )
 
 
@@ -210,10 +216,10 @@ def _load_input_file(value: Any, files: InputFiles) -> InputFile:
         raise TypeError("a list of 2 or 3 expected")
     input_file = _resolved(TEXT.load([value[0]], files)[0], files)
     if len(value) == 3:  # a dataset's file: no ledger
-        return replace(input_file, dataset=dataset_from_json(value[2]))
+        return replace(input_file, dataset=DATASET.load([value[2]], files)[0])
     if value[1] is None:
         return input_file
-    ledger = ledgerspec.from_json(value[1])
+    ledger: Ledger = LEDGER.load([value[1]], files)[0]
     if ledger.join is None:
         return replace(input_file, ledger=ledger)
     a, b = (_resolved(side.input_file, files) for side in ledger.join)  # each side's anew
@@ -244,6 +250,130 @@ COUNT = _of_type(int, "a line or column", least=1)
 INDEX = _of_type(int, "a line or column", least=0)
 BOOL = _of_type(bool, "true or false")
 POSITION = _pair(COUNT, COUNT)
+
+# -- the blocks that describe an input file (descriptions/), kept with the case ------------
+
+
+def _of_types(kinds: tuple[type, ...], what: str) -> Codec:
+    """Values of exactly one of ``kinds``, read as they are."""
+    types = frozenset(kinds)
+
+    def load(values: list[Any], files: InputFiles) -> list[Any]:
+        _typed(values, types, what)
+        return values
+
+    return Codec(load)
+
+
+def _filled(codec: Codec, what: str) -> Codec:
+    """``codec``'s values, none of them empty."""
+    load = codec.load
+
+    def load_filled(values: list[Any], files: InputFiles) -> list[Any]:
+        made = load(values, files)
+        if not all(made):
+            raise ValueError(f"{what} expected")
+        return made
+
+    return Codec(load_filled, codec.dump)
+
+
+def _one_of(choices: tuple[str, ...]) -> Codec:
+    def load(values: list[Any], files: InputFiles) -> list[Any]:
+        _typed(values, frozenset({str}), "text")
+        if not set(values) <= set(choices):
+            raise ValueError(f"one of {choices} expected")
+        return values
+
+    return Codec(load)
+
+
+def _dump_template(template: Template) -> Any:
+    if isinstance(template, KeyPath):
+        return {"path": KEY_PATH.dump(template)}
+    return {"keys": [[key, _dump_template(inner)] for key, inner in template]}
+
+
+def _load_template(value: Any, files: InputFiles) -> Template:
+    if type(value) is dict and set(value) == {"path"}:
+        path: KeyPath = KEY_PATH.load([value["path"]], files)[0]
+        return path
+    if type(value) is not dict or set(value) != {"keys"} or type(value["keys"]) is not list:
+        raise TypeError("an input template expected")
+    keys: list[tuple[str, Template]] = []
+    for pair in value["keys"]:
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+            raise TypeError("an input key and its template expected")
+        keys.append((pair[0], _load_template(pair[1], files)))
+    if not keys:
+        raise ValueError("an input mapping names a key at least")
+    return tuple(keys)
+
+
+#: A place in a case file as a block keeps it: a line and a column.
+LINE_COL = _pair(_of_type(int, "a line"), _of_type(int, "a column"))
+_PART = _filled(TEXT, "a part of a key path")
+KEY_PATH = Record(
+    KeyPath, {"parts": _filled(_many(_PART), "a key path"), "at": LINE_COL, "written": TEXT}
+)
+_PATH = KEY_PATH.codec()
+_SOME_PATH = _maybe(_PATH)
+#: A label as an export holds it: a JSON scalar, never a mapping or a list.
+_LABELS = _maybe(_many(_pair(_of_types((str, bool, int, float, type(None)), "a label"), BOOL)))
+SELECTION = Record(
+    Selection,
+    {
+        "records": _SOME_PATH,
+        "where": _many(_pair(_PATH, Codec(lambda values, files: values))),
+        "ids_as_text": BOOL,
+    },
+)
+SIDE = Record(
+    Side,
+    {
+        "input_file": TEXT,
+        "file_at": LINE_COL,
+        "id": _PATH,
+        "label": _PATH,
+        "labels": _LABELS,
+        "labels_at": LINE_COL,
+        "selection": SELECTION.codec(),
+    },
+)
+#: A grader as the grader column holds it (or ``None``): text or a number.
+_GRADER = _of_types((str, int, float, type(None)), "a grader")
+LEDGER = Record(
+    Ledger,
+    {
+        "id": _PATH,
+        "a": _PATH,
+        "b": _PATH,
+        "labels": _LABELS,
+        "graders": _maybe(_pair(TEXT, TEXT)),
+        "per_judgement": BOOL,
+        "grader": _SOME_PATH,
+        "label": _SOME_PATH,
+        "a_name": _GRADER,
+        "b_name": _GRADER,
+        "labels_at": LINE_COL,
+        "selection": SELECTION.codec(),
+        "join": _maybe(_pair(SIDE.codec(), SIDE.codec())),
+        "side": _one_of(("", "a", "b")),
+        "group_by": _SOME_PATH,
+    },
+)
+DATASET = Record(
+    Dataset,
+    {
+        "id": _PATH,
+        "input": Codec(_each(_load_template), _dump_template),
+        "expected": _SOME_PATH,
+        "labels": _LABELS,
+        "split": _many(_pair(_PART, _PART)),
+        "selection": SELECTION.codec(),
+        "at": LINE_COL,
+    },
+)
 
 PLACE = Record(
     Place,

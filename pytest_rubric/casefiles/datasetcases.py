@@ -17,8 +17,8 @@ from pytest_rubric.casefiles.cases import Case, RowOf
 from pytest_rubric.core.errors import CaseFileError, RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.packed import pack
-from pytest_rubric.inputs.datasets import dataset_rows
-from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.descriptions.misfits import LedgerError
+from pytest_rubric.inputs.datasetrows import dataset_rows
 
 
 def dataset_cases(case: Case, display: str) -> Iterator[Case]:

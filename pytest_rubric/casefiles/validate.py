@@ -8,12 +8,13 @@ the other cases still run.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_rubric.casefiles.cases import Case, CaseFile, Place
+from pytest_rubric.casefiles.datasetcheck import dataset_keys, read_dataset_case
 from pytest_rubric.casefiles.marks import KEYS as MARK_KEYS
 from pytest_rubric.casefiles.marks import Marks, read_marks
 from pytest_rubric.casefiles.yamlstrict import Document, Position, Problem, Spans
@@ -24,9 +25,10 @@ from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
+from pytest_rubric.descriptions.ledger import Ledger, read_ledger
+from pytest_rubric.descriptions.positions import Places, Report, Written
+from pytest_rubric.inputs.formats import format_of
 from pytest_rubric.inputs.inputpaths import InputFiles
-from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
@@ -48,9 +50,13 @@ class Validator:
     def error(self, pos: Position, message: str) -> CaseFileError:
         return CaseFileError(self.path, pos[0], pos[1], message)
 
-    def _report(self, problems: list[CaseFileError]) -> Callable[[Position, str], None]:
+    def _report(self, problems: list[CaseFileError]) -> Report:
         """A report of problems (at a place, in words) into ``problems``."""
         return lambda at, message: problems.append(self.error(at, message))
+
+    def _written(self, problems: list[CaseFileError]) -> Written:
+        """The document's positions, its blocks' problems going into ``problems``."""
+        return Written(self.spans.keys, self.spans.items, self._report(problems))
 
     def case_file(self) -> CaseFile:
         document = self.document
@@ -239,11 +245,7 @@ class Validator:
                     input_file = replace(input_file, ledger=ledger)
             dataset = None
             if readable and "dataset" in raw:
-                report = self._report(problems)
-                spans = self.spans
-                dataset = read_dataset_case(
-                    raw, spans.keys, spans.items, self.files.resolve, report
-                )
+                dataset = read_dataset_case(raw, self._written(problems), self.files.resolve)
             subset = "expected_subset" in raw
             if subset:
                 expected = raw.get("expected_subset")
@@ -294,10 +296,9 @@ class Validator:
         return read_ledger(
             raw["ledger"],
             value_at,
-            self.spans.keys,
-            self.spans.items,
-            lambda at, message: problems.append(self.error(at, message)),
+            self._written(problems),
             fmt=input_format,
+            format_of=format_of,
         )
 
     def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:
@@ -402,7 +403,7 @@ class Validator:
                         "write e.g. 'input_file: ledgers/week-47.jsonl'",
                     )
                 )
-        dataset_keys(case, keys, self._report(problems))
+        dataset_keys(case, Places(case, at, self.spans.keys), self._report(problems))
         for key, what in (
             ("input", "the evaluator's input"),
             ("expected", "the exact expected answer"),

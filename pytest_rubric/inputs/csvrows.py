@@ -17,11 +17,11 @@ from typing import NoReturn, TextIO
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.descriptions.dataset import Dataset
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import header_problem
 from pytest_rubric.inputs import textfiles
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.datasetspec import Dataset
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import header_problem
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS, too_long
 
 CSV_HEADER = ("id", "a", "b")
@@ -114,7 +114,7 @@ class _CsvReading:
             assert path is not None
             if path.column not in header:
                 raise header_problem(
-                    self.case_file, key, path, header, self.display, "header", ledger.block
+                    self.case_file, key, path, header, f"{self.display}'s header", ledger.block
                 )
         labels = (
             []

@@ -12,3 +12,8 @@ INPUT_FORMATS: dict[str, str] = {
     ".csv.gz": "ledger rows",
     ".parquet": "ledger rows",
 }
+
+
+def format_of(written: str) -> str:
+    """The input format ``written`` names by its suffix (``""``: none known)."""
+    return next((suffix for suffix in INPUT_FORMATS if written.endswith(suffix)), "")

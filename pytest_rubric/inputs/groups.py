@@ -31,7 +31,7 @@ from typing import Final
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter
 
 #: The most groups a ledger is broken down into: a breakdown is for a handful of values
 #: (desks, weeks, rubric versions); a path that holds more (an ID, a timestamp) is no

@@ -29,17 +29,17 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.shown import describe
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
+from pytest_rubric.descriptions.labels import label_lookup, outside_hint
+from pytest_rubric.descriptions.ledger import vocabulary
+from pytest_rubric.descriptions.misfits import misfit
+from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.judgements import kept_rows
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
-from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgermaps import grouped
-from pytest_rubric.inputs.ledgerspec import vocabulary
-from pytest_rubric.inputs.misfits import misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place, group_of_last
-from pytest_rubric.inputs.selection import Conditions, id_reader
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 

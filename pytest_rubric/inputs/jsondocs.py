@@ -25,9 +25,9 @@ from pytest_rubric.core.jsondecode import DECODER, TOO_DEEP
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.shown import describe
+from pytest_rubric.descriptions.keypaths import KeyPath, index_of
+from pytest_rubric.descriptions.misfits import misfit
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.keypaths import KeyPath, index_of
-from pytest_rubric.inputs.misfits import misfit
 
 #: The document is read this many characters at a time (more while a row is longer).
 CHUNK = 1 << 20

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, index_of, walk_steps
-from pytest_rubric.inputs.misfits import dotted_words
-from pytest_rubric.inputs.selection import Conditions
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, index_of, walk_steps
+from pytest_rubric.descriptions.misfits import dotted_words
+from pytest_rubric.descriptions.selection import Conditions
 
 Steps = tuple[tuple[str, int | None], ...]
 

@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import cast
 
 from pytest_rubric.core.compare import json_equal
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter
+from pytest_rubric.descriptions.labels import Labels, label_lookup, outside_hint
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import dotted_words
+from pytest_rubric.descriptions.selection import id_reader
 from pytest_rubric.inputs.groups import GroupTally
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
-from pytest_rubric.inputs.labels import Labels, label_lookup, outside_hint
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import dotted_words
 from pytest_rubric.inputs.notes import NO_GRADER, Findings, grader_shown, no_judgement_error
-from pytest_rubric.inputs.selection import id_reader
 
 #: The keys of a ledger row; an export's own key of that name is not a review field.
 ROW_KEYS = ("id", "a", "b")
@@ -221,7 +221,7 @@ def paired_judgements(
       evidence gap, never a guess); so is a judgement whose label key is missing.
     - Judgements by other graders are left out, and counted in the notes; when neither
       a nor b judged anything although other graders did, the description matches no
-      judgement: :class:`~pytest_rubric.inputs.ledgerspec.LedgerError` (``case_file``
+      judgement: :class:`~pytest_rubric.descriptions.misfits.LedgerError` (``case_file``
       names the case file), raised once every judgement is read, never an empty ledger.
     - A grader is matched under strict JSON equality: ``'7'`` is not ``7``.
     - ``groups`` takes each row handed over with its group's value, as the case's first

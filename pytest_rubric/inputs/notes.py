@@ -26,10 +26,10 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.shown import describe, show
+from pytest_rubric.descriptions.keypaths import index_of
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import LedgerError
 from pytest_rubric.inputs.groups import MAX_GROUPS, GroupTally
-from pytest_rubric.inputs.keypaths import index_of
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import LedgerError
 
 #: How a judgement without a grader (its ``grader`` path leads nowhere) is counted.
 NO_GRADER = "(no grader)"

@@ -20,10 +20,10 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
+from pytest_rubric.descriptions.dataset import Dataset
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.datasetspec import Dataset
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -96,7 +96,12 @@ def _columns(reader: _Export, schema: Any) -> list[str]:
             )
         if top not in schema_names or not _leads_somewhere(schema.field(top).type, path.parts[1:]):
             raise header_problem(
-                reader.case_file, key, path, _paths(schema), reader.display, "schema", ledger.block
+                reader.case_file,
+                key,
+                path,
+                _paths(schema),
+                f"{reader.display}'s schema",
+                ledger.block,
             )
         if top not in columns:
             columns.append(top)

@@ -25,6 +25,10 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.descriptions.keypaths import ABSENT, getter
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import LedgerError, misfit
+from pytest_rubric.descriptions.selection import Conditions
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.groups import GroupTally, nowhere_words
@@ -32,12 +36,8 @@ from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
 from pytest_rubric.inputs.judgementblocks import judgement_blocks
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
-from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import LedgerError, misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes, path_break
-from pytest_rubric.inputs.selection import Conditions
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
 from pytest_rubric.inputs.textfiles import text_rows, unreadable

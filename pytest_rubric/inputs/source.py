@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pytest_rubric.inputs.datasetspec import Dataset
-from pytest_rubric.inputs.joinspec import Side
-from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.selection import EVERY_ROW, Selection
+from pytest_rubric.descriptions.dataset import Dataset
+from pytest_rubric.descriptions.join import Side
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.selection import EVERY_ROW, Selection
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,6 +14,7 @@ from functools import partial
 from itertools import chain
 
 from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.inputs.blocks import (
     JudgementPairs,
     JudgementTally,
@@ -23,7 +24,6 @@ from pytest_rubric.inputs.blocks import (
 )
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.groups import GroupTally
-from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import Findings, grader_shown
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import open_text, whole_lines

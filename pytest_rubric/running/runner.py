@@ -26,7 +26,7 @@ from pytest_rubric.core.jsonvalues import JSON, NotClean, clean_copy, copied, no
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.misfits import LedgerError
+from pytest_rubric.descriptions.misfits import LedgerError
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.inputs.keypaths import KeyPath
-from pytest_rubric.inputs.labels import Position
+from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.positions import Position
 
 
 class LedgerError(RubricInputError):
@@ -35,12 +35,12 @@ def header_problem(
     key: str,
     path: KeyPath,
     header: Sequence[str],
-    display: str,
-    what: str,
+    lacking: str,
     block: str = "ledger",
 ) -> LedgerError:
     """The error for ``key`` of a ``ledger:`` (or ``dataset:``: ``block``) naming a column
-    ``header`` lacks: the header, and the nearest name in it."""
+    ``header`` lacks (``lacking`` names it: ``export.csv's header``): the header, and the
+    nearest name in it."""
     column = path.column
     close = nearest(column, [name for name in header if isinstance(name, str) and name != column])
     hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
@@ -49,7 +49,7 @@ def header_problem(
         case_file,
         path.at,
         f"{block} '{key}' names the column "
-        f"{escape_controls(repr(column))}, which {display}'s {what} does not have (it has "
+        f"{escape_controls(repr(column))}, which {lacking} does not have (it has "
         f"{shown}); {hint}",
     )
 

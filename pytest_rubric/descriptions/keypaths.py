@@ -12,14 +12,14 @@ module does not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.labels import Position, Report
+from pytest_rubric.descriptions.positions import Position, Written
 
 #: What a key path finds where it leads nowhere (a key missing, an index past the end,
 #: a value on the way that is neither a mapping nor a list it can index).
@@ -39,10 +39,6 @@ class KeyPath:
     def column(self) -> str:
         """The name of a CSV or Parquet column: the parts joined by dots."""
         return ".".join(self.parts)
-
-    def to_json(self) -> JSON:
-        """The path as plain JSON, for the case cache (read back by :func:`path_from_json`)."""
-        return [list(self.parts), list(self.at), self.written]
 
 
 def index_of(part: str) -> int | None:
@@ -112,39 +108,18 @@ def walk_steps(value: object, steps: Sequence[tuple[str, int | None]]) -> object
     return value
 
 
-def path_from_json(item: Any) -> KeyPath | None:
-    """The :class:`KeyPath` :meth:`KeyPath.to_json` wrote (or ``None``); ``TypeError`` or
-    ``ValueError`` for anything else."""
-    if item is None:
-        return None
-    if type(item) is not list or len(item) != 3 or type(item[0]) is not list:
-        raise TypeError("a key path: its parts, its place and how it was written")
-    parts, at, written = item
-    if not parts or not all(type(part) is str and part for part in parts):
-        raise ValueError("a key path of text parts")
-    if type(written) is not str:
-        raise TypeError("a key path as written is text")
-    return KeyPath(tuple(parts), place_from_json(at), written)
-
-
-def place_from_json(value: Any) -> Position:
-    if type(value) is not list or len(value) != 2 or any(type(n) is not int for n in value):
-        raise TypeError("a line and a column")
-    return value[0], value[1]
-
-
 def read_key_path(
     value: JSON,
     key: str,
     at: Position,
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
+    written: Written,
     csv_like: bool,
     named: str | None = None,
 ) -> KeyPath | None:
     """The key path ``value`` (written under ``key`` at ``at``) names, or ``None`` after
     refusing it; ``csv_like``: a column of a CSV file, one name whatever it holds.
     ``named`` is how messages name the key (``ledger 'id'`` unless given)."""
+    refuse = written.refuse
     named = named or f"ledger '{key}'"
     example = f"'{key}: task_id', '{key}: labels.judge' or '{key}: [labels, judge.v2]'"
     if isinstance(value, str):
@@ -164,7 +139,6 @@ def read_key_path(
             return None
         return KeyPath(parts, at, value)
     if isinstance(value, list):
-        positions = items.get(id(value), ())
         if not value:
             refuse(at, f"{named} is an empty list; name a column or key, e.g. {example}")
             return None
@@ -176,7 +150,7 @@ def read_key_path(
                     else "; each part of a key path is a key's text, not empty"
                 )
                 refuse(
-                    positions[index] if index < len(positions) else at,
+                    written.item(value, index, at),
                     f"{named} part {index + 1} is {describe(part)}{quoted}",
                 )
                 return None

@@ -16,7 +16,7 @@ The names are the format (the SPEC pins them)::
       where: {judge: gpt-4o}                 # keep only the rows holding these values
       ids: as-text                           # an integer ID read as its decimal text
 
-Key paths are those of a ``ledger:`` block (:mod:`~pytest_rubric.inputs.keypaths`).
+Key paths are those of a ``ledger:`` block (:mod:`~pytest_rubric.descriptions.keypaths`).
 :func:`read_dataset` turns the block (but ``file``, which the loader resolves) into a
 :class:`Dataset`, or problems at the block's ``line:col``. This module does not import
 pytest.
@@ -24,21 +24,16 @@ pytest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.keypaths import KeyPath, path_from_json, place_from_json, read_key_path
-from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
-from pytest_rubric.inputs.selection import (
-    EVERY_ROW,
-    Selection,
-    read_selection,
-    selection_from_json,
-)
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
+from pytest_rubric.descriptions.labels import read_labels
+from pytest_rubric.descriptions.positions import Block, Position, Written
+from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
 
 DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
 #: The evaluator's input as a dataset names it: one key path (the whole input), or the
@@ -74,18 +69,6 @@ class Dataset:
             paths.append(("expected", self.expected))
         return paths
 
-    def to_json(self) -> dict[str, JSON]:
-        """The block as plain JSON, for the case cache (read back by :func:`dataset_from_json`)."""
-        return {
-            "id": self.id.to_json(),
-            "input": _template_json(self.input),
-            "expected": None if self.expected is None else self.expected.to_json(),
-            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
-            "split": [[column, by] for column, by in self.split],
-            "selection": self.selection.to_json(),
-            "at": list(self.at),
-        }
-
 
 def leaves(template: Template, named: str) -> list[tuple[str, KeyPath]]:
     """The key paths of ``template``, each named by its place (``input.fields.title``)."""
@@ -97,119 +80,49 @@ def leaves(template: Template, named: str) -> list[tuple[str, KeyPath]]:
     return found
 
 
-def _template_json(template: Template) -> JSON:
-    if isinstance(template, KeyPath):
-        return {"path": template.to_json()}
-    return {"keys": [[key, _template_json(inner)] for key, inner in template]}
-
-
-def _template_from_json(value: Any) -> Template:
-    if type(value) is dict and set(value) == {"path"}:
-        path = path_from_json(value["path"])
-        if path is None:
-            raise TypeError("an input key path")
-        return path
-    if type(value) is not dict or set(value) != {"keys"} or type(value["keys"]) is not list:
-        raise TypeError("an input template")
-    keys: list[tuple[str, Template]] = []
-    for pair in value["keys"]:
-        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-            raise TypeError("an input key and its template")
-        keys.append((pair[0], _template_from_json(pair[1])))
-    if not keys:
-        raise ValueError("an input mapping names a key at least")
-    return tuple(keys)
-
-
-def dataset_from_json(value: Any) -> Dataset:
-    """The :class:`Dataset` :meth:`Dataset.to_json` wrote; ``TypeError`` or ``ValueError``
-    for anything else."""
-    fields = {"id", "input", "expected", "labels", "split", "selection", "at"}
-    if type(value) is not dict or set(value) != fields:
-        raise TypeError(f"a mapping of {', '.join(sorted(fields))}")
-    case_id = path_from_json(value["id"])
-    if case_id is None:
-        raise TypeError("a dataset's id is always given")
-    labels = value["labels"]
-    if labels is not None and (
-        type(labels) is not list
-        or not all(
-            type(pair) is list
-            and len(pair) == 2
-            and type(pair[1]) is bool
-            and type(pair[0]) in (str, int, float, bool, type(None))
-            for pair in labels
-        )
-    ):
-        raise TypeError("labels are pairs of a scalar and its meaning")
-    split = value["split"]
-    if type(split) is not list or not all(
-        type(pair) is list and len(pair) == 2 and all(type(part) is str and part for part in pair)
-        for pair in split
-    ):
-        raise TypeError("split: pairs of a column and its separator")
-    return Dataset(
-        id=case_id,
-        input=_template_from_json(value["input"]),
-        expected=path_from_json(value["expected"]),
-        labels=None if labels is None else tuple((pair[0], pair[1]) for pair in labels),
-        split=tuple((pair[0], pair[1]) for pair in split),
-        selection=selection_from_json(value["selection"]),
-        at=place_from_json(value["at"]),
-    )
-
-
-def read_dataset(
-    block: JSON,
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    problem: Report,
-    *,
-    fmt: str,
-) -> Dataset | None:
+def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Dataset | None:
     """The :class:`Dataset` a case's ``dataset:`` value describes (its ``file`` of format
-    ``fmt`` resolved by the loader), or ``None`` after reporting each problem through
-    ``problem``. ``at`` is where the value starts; ``keys`` and ``items`` the loader's
-    positions."""
+    ``fmt`` resolved by the loader), or ``None`` after refusing each problem. ``at`` is
+    where the value starts; ``written`` the loader's positions."""
     example = "'dataset: {file: logs/decisions.jsonl, id: decision_id, input: {pass: verdict}}'"
-    if not isinstance(block, dict):
-        problem(at, f"'dataset' must be a mapping, not {describe(block)}; write e.g. {example}")
+    if not isinstance(value, dict):
+        written.refuse(
+            at, f"'dataset' must be a mapping, not {describe(value)}; write e.g. {example}"
+        )
         return None
-    places = Places(block, at, keys)
-    key_at, value_at = places.key, places.value
     problems: list[tuple[Position, str]] = []
 
     def refuse(where: Position, message: str) -> None:
         problems.append((where, message))
 
-    refuse_unknown_keys(block, DATASET_KEYS, "a dataset key", key_at, refuse)
+    block = Block.of(value, at, written.refusing(refuse))
+    value_at, own = block.places.value, block.written
+    block.refuse_unknown(DATASET_KEYS, "a dataset key")
     for key, what in (
         ("file", "the file of rows, e.g. 'file: logs/decisions.jsonl'"),
         ("id", "the key path of each row's case ID, e.g. 'id: decision_id'"),
         ("input", "the evaluator's input: a key path, or a mapping whose leaves are key paths"),
     ):
-        if key not in block:
+        if key not in value:
             refuse(at, f"a dataset needs '{key}:' ({what})")
     csv_like = fmt.removesuffix(".gz") == ".csv"
     case_id = (
-        read_key_path(block["id"], "id", value_at("id"), items, refuse, csv_like, "dataset 'id'")
-        if "id" in block
+        read_key_path(value["id"], "id", value_at("id"), own, csv_like, "dataset 'id'")
+        if "id" in value
         else None
     )
     template = (
-        _template(block["input"], "input", value_at("input"), keys, items, refuse, csv_like)
-        if "input" in block
+        _template(value["input"], "input", value_at("input"), own, csv_like)
+        if "input" in value
         else None
     )
     expected = None
-    if "expected" in block:
+    if "expected" in value:
         expected = read_key_path(
-            block["expected"],
+            value["expected"],
             "expected",
             value_at("expected"),
-            items,
-            refuse,
+            own,
             csv_like,
             "dataset 'expected'",
         )
@@ -220,12 +133,12 @@ def read_dataset(
                 "never an answer's mapping; give the case an 'expected_subset' or "
                 "'expected' instead, or keep the rows as .jsonl",
             )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    split = _split(block, value_at, keys, refuse, csv_like, template)
-    selection = read_selection(block, value_at, keys, items, refuse, fmt, "dataset")
+    labels = read_labels(block, csv_like)
+    split = _split(block, csv_like, template)
+    selection = read_selection(block, fmt, "dataset")
     if problems:
         for where, message in problems:
-            problem(where, message)
+            written.refuse(where, message)
         return None
     assert case_id is not None
     assert template is not None
@@ -233,15 +146,10 @@ def read_dataset(
 
 
 def _template(
-    value: JSON,
-    named: str,
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    csv_like: bool,
+    value: JSON, named: str, at: Position, written: Written, csv_like: bool
 ) -> Template | None:
     """The input template ``value`` writes (under the key ``named``), or ``None``."""
+    refuse = written.refuse
     words = f"dataset '{named}'"
     if isinstance(value, dict):
         if not value:
@@ -251,11 +159,11 @@ def _template(
                 "of its value, e.g. 'pass: verdict'",
             )
             return None
-        inner_places = Places(value, at, keys)
+        inner_places = written.places(value, at)
         out: list[tuple[str, Template]] = []
         for key, inner in value.items():
             inner_at = inner_places.value(key)
-            read = _template(inner, f"{named}.{key}", inner_at, keys, items, refuse, csv_like)
+            read = _template(inner, f"{named}.{key}", inner_at, written, csv_like)
             if read is not None:
                 out.append((key, read))
         return tuple(out) if len(out) == len(value) else None
@@ -267,21 +175,14 @@ def _template(
             "columns, e.g. 'input: {pass: verdict}'",
         )
         return None
-    return read_key_path(value, named.rpartition(".")[2], at, items, refuse, csv_like, words)
+    return read_key_path(value, named.rpartition(".")[2], at, written, csv_like, words)
 
 
-def _split(
-    block: dict[str, JSON],
-    value_at: Any,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    refuse: Report,
-    csv_like: bool,
-    template: Template | None,
-) -> tuple[tuple[str, str], ...]:
+def _split(block: Block, csv_like: bool, template: Template | None) -> tuple[tuple[str, str], ...]:
     """``split``: each CSV column the input reads as a list of text, with its separator."""
-    if "split" not in block:
+    if "split" not in block.value:
         return ()
-    value, at = block["split"], value_at("split")
+    value, at, refuse = block.value["split"], block.places.value("split"), block.refuse
     if not csv_like:
         refuse(
             at,
@@ -296,7 +197,7 @@ def _split(
             "list with the text between its items, e.g. 'split: {reason_codes: \";\"}'",
         )
         return ()
-    places = Places(value, at, keys)
+    places = block.written.places(value, at)
     columns = set() if template is None else {path.column for _, path in leaves(template, "input")}
     out: list[tuple[str, str]] = []
     for column, by in value.items():

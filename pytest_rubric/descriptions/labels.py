@@ -5,108 +5,27 @@ label value means under it (exactly: no case folding, no trimming, ``true`` is n
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.shown import describe, show
 from pytest_rubric.core.slips import boolean_slip
+from pytest_rubric.descriptions.positions import Block, Position, Written
 
-Position = tuple[int, int]
-#: ``problem(position, message)``: report a problem of the block.
-Report = Callable[[Position, str], None]
-
-
-class Places:
-    """Where a case-file block's keys and their values are written (the loader's
-    ``Spans.keys`` for the block); a key the block lacks is placed where the block starts."""
-
-    __slots__ = ("_at", "_places")
-
-    def __init__(
-        self,
-        block: object,
-        at: Position,
-        keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    ) -> None:
-        self._places = keys.get(id(block), {})
-        self._at = at
-
-    def key(self, name: str) -> Position:
-        """Where the key ``name`` is written."""
-        return self._places.get(name, (self._at, self._at))[0]
-
-    def value(self, name: str) -> Position:
-        """Where the value of the key ``name`` is written."""
-        return self._places.get(name, (self._at, self._at))[1]
+#: A vocabulary: each label value with the Boolean it means; ``None``: only real booleans.
+Labels = tuple[tuple[JSON, bool], ...] | None
 
 
-def refuse_unknown_keys(
-    block: Mapping[str, object],
-    known: Sequence[str],
-    what: str,
-    key_at: Callable[[str], Position],
-    refuse: Report,
-) -> None:
-    """Refuse each key of ``block`` not among ``known`` (``what`` names such a key in the
-    message: ``a ledger key``), at its place, with the nearest known key or the list."""
-    for key in block:
-        if key not in known:
-            close = nearest(key, known)
-            hint = f"did you mean '{close}'?" if close else f"use one of: {', '.join(known)}"
-            refuse(key_at(key), f"'{escape_controls(key)}' is not {what}; {hint}")
-
-
-def read_labels(
-    block: dict[str, JSON],
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    csv_like: bool,
-) -> tuple[tuple[JSON, bool], ...] | None:
-    if "labels" not in block:
+def read_labels(block: Block, csv_like: bool) -> Labels:
+    """The vocabulary ``labels:`` of ``block`` gives (``None`` where it gives none, or after
+    refusing it); ``csv_like``: every cell of the file is text, and so must each label be."""
+    if "labels" not in block.value:
         return None
-    value = block["labels"]
-    pairs: list[tuple[JSON, bool, Position]] = []
-    if isinstance(value, dict):
-        places = keys.get(id(value), {})
-        for word, meaning in value.items():
-            word_at, meaning_at = places.get(word, (at, at))
-            if type(meaning) is not bool:
-                refuse(
-                    meaning_at,
-                    f"label {escape_controls(repr(word))} means {describe(meaning)}; each word "
-                    "of 'labels' means true or false, e.g. 'labels: {PASS: true, FAIL: false}'",
-                )
-                return None
-            pairs.append((word, meaning, word_at))
-    elif isinstance(value, list):
-        positions = items.get(id(value), ())
-        for index, pair in enumerate(value):
-            item_at = positions[index] if index < len(positions) else at
-            if (
-                not isinstance(pair, list)
-                or len(pair) != 2
-                or type(pair[1]) is not bool
-                or isinstance(pair[0], (dict, list))
-            ):
-                refuse(
-                    item_at,
-                    f"labels item {index + 1} is {describe(pair)}; each item is a pair of a "
-                    "label as the export holds it and the Boolean it means, e.g. "
-                    "'labels: [[1, true], [0, false]]'",
-                )
-                return None
-            pairs.append((pair[0], pair[1], item_at))
-    else:
-        refuse(
-            at,
-            f"'labels' must be a mapping of words or a list of pairs, not {describe(value)}; "
-            "write e.g. 'labels: {PASS: true, FAIL: false}' or 'labels: [[1, true], [0, false]]'",
-        )
+    pairs = _label_pairs(block.value["labels"], block.places.value("labels"), block.written)
+    if pairs is None:
         return None
+    refuse = block.refuse
     seen: dict[tuple[str, JSON], tuple[bool, Position]] = {}
     for label, meaning, where in pairs:
         if csv_like and not isinstance(label, str):
@@ -135,12 +54,56 @@ def read_labels(
         if needed not in meanings:
             word = "true" if needed else "false"
             refuse(
-                at,
+                block.places.value("labels"),
                 f"'labels' gives no label for {word}; name the export's words for both "
                 "Booleans, e.g. 'labels: {PASS: true, FAIL: false}'",
             )
             return None
     return tuple((label, meaning) for label, meaning, _ in pairs)
+
+
+def _label_pairs(
+    value: JSON, at: Position, written: Written
+) -> list[tuple[JSON, bool, Position]] | None:
+    """Each label ``labels:`` (written at ``at``) gives, with its meaning and place, or
+    ``None`` after refusing the first that is not a label."""
+    pairs: list[tuple[JSON, bool, Position]] = []
+    if isinstance(value, dict):
+        places = written.places(value, at)
+        for word, meaning in value.items():
+            if type(meaning) is not bool:
+                written.refuse(
+                    places.value(word),
+                    f"label {escape_controls(repr(word))} means {describe(meaning)}; each word "
+                    "of 'labels' means true or false, e.g. 'labels: {PASS: true, FAIL: false}'",
+                )
+                return None
+            pairs.append((word, meaning, places.key(word)))
+    elif isinstance(value, list):
+        for index, pair in enumerate(value):
+            item_at = written.item(value, index, at)
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or type(pair[1]) is not bool
+                or isinstance(pair[0], (dict, list))
+            ):
+                written.refuse(
+                    item_at,
+                    f"labels item {index + 1} is {describe(pair)}; each item is a pair of a "
+                    "label as the export holds it and the Boolean it means, e.g. "
+                    "'labels: [[1, true], [0, false]]'",
+                )
+                return None
+            pairs.append((pair[0], pair[1], item_at))
+    else:
+        written.refuse(
+            at,
+            f"'labels' must be a mapping of words or a list of pairs, not {describe(value)}; "
+            "write e.g. 'labels: {PASS: true, FAIL: false}' or 'labels: [[1, true], [0, false]]'",
+        )
+        return None
+    return pairs
 
 
 def _label_key(value: JSON) -> tuple[str, JSON]:
@@ -153,10 +116,6 @@ def _label_key(value: JSON) -> tuple[str, JSON]:
     if value is None:
         return ("null", None)
     return ("text", value)
-
-
-#: A vocabulary: each label value with the Boolean it means; ``None``: only real booleans.
-Labels = tuple[tuple[JSON, bool], ...] | None
 
 
 def label_lookup(labels: Labels) -> Callable[[object], bool | None]:
@@ -254,28 +213,24 @@ def _quoted(word: str) -> str:
     return escape_controls("'" + word.replace("'", "''") + "'")
 
 
-def read_graders(
-    block: dict[str, JSON],
-    key_at: Callable[[str], Position],
-    value_at: Callable[[str], Position],
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    refuse: Report,
-) -> tuple[str, str] | None:
-    if "graders" not in block:
+def read_graders(block: Block) -> tuple[str, str] | None:
+    """The names people read for a and b (``graders:``), or ``None`` where the block gives
+    none, or after refusing them."""
+    if "graders" not in block.value:
         return None
-    value = block["graders"]
+    value, at, refuse = block.value["graders"], block.places.value("graders"), block.refuse
     if not isinstance(value, dict):
         refuse(
-            value_at("graders"),
+            at,
             f"'graders' must be a mapping, not {describe(value)}; write e.g. "
             "'graders: {a: judge, b: editor}'",
         )
         return None
-    places = keys.get(id(value), {})
+    places = block.written.places(value, at)
     for key in value:
         if key not in ("a", "b"):
             refuse(
-                places.get(key, (value_at("graders"),))[0],
+                places.key(key),
                 f"'graders' names a and b only, not {escape_controls(repr(key))}; write "
                 "'graders: {a: NAME, b: NAME}' (a and b stay a and b in the answer)",
             )
@@ -284,9 +239,8 @@ def read_graders(
     for key in ("a", "b"):
         name = value.get(key)
         if not isinstance(name, str) or not name.strip() or escape_controls(name) != name:
-            where = places[key][1] if key in places else value_at("graders")
             refuse(
-                where,
+                places.value(key),
                 f"'graders' needs a name for {key} as text people read"
                 + ("" if key not in value else f", not {describe(name)}")
                 + "; write e.g. 'graders: {a: judge, b: editor}'",
@@ -294,6 +248,6 @@ def read_graders(
             return None
         names.append(name)
     if names[0] == names[1]:
-        refuse(value_at("graders"), f"'graders' gives a and b one name {names[0]!r}; name each")
+        refuse(at, f"'graders' gives a and b one name {names[0]!r}; name each")
         return None
     return names[0], names[1]

@@ -12,7 +12,7 @@ A row that cannot be a case (an ID that is missing, not text, blank, repeated, o
 would break its pytest node ID; an input or expected answer that is not a mapping) is
 a :class:`DatasetRow` with a ``problem``: its own item fails, the others run. A
 description the file does not fit (a column its header lacks, a ``where`` that keeps
-no row, no row at all) is a :class:`~pytest_rubric.inputs.misfits.LedgerError` at the block's
+no row, no row at all) is a :class:`~pytest_rubric.descriptions.misfits.LedgerError` at the block's
 ``line:col``; a file that cannot be read is a
 :class:`~pytest_rubric.core.errors.RubricInputError`.
 This module does not import pytest.
@@ -29,14 +29,14 @@ from pytest_rubric.core.jsoncheck import json_problem
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
 from pytest_rubric.core.shown import describe
+from pytest_rubric.descriptions.dataset import Dataset, Template, leaves
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter
+from pytest_rubric.descriptions.labels import label_lookup
+from pytest_rubric.descriptions.misfits import LedgerError, misfit
+from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves
-from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
-from pytest_rubric.inputs.labels import label_lookup
-from pytest_rubric.inputs.misfits import LedgerError, misfit
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
-from pytest_rubric.inputs.selection import Conditions, id_reader
 from pytest_rubric.inputs.source import InputFile
 
 #: Parts of a row ID that would break its item's pytest node ID or a terminal line.

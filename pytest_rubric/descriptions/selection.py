@@ -13,24 +13,17 @@ This module reads them from a block; what they do to rows is in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import decimal_text
 from pytest_rubric.core.shown import describe, show
-from pytest_rubric.inputs.keypaths import (
-    ABSENT,
-    KeyPath,
-    getter,
-    path_from_json,
-    read_key_path,
-)
-from pytest_rubric.inputs.labels import Position, Report
-from pytest_rubric.inputs.misfits import LedgerError, misfit
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, read_key_path
+from pytest_rubric.descriptions.misfits import LedgerError, misfit
+from pytest_rubric.descriptions.positions import Block, Position, Written
 
 AS_TEXT = "as-text"
 #: The formats whose rows sit in one JSON document (``records:`` names where).
@@ -48,47 +41,15 @@ class Selection:
     where: tuple[tuple[KeyPath, JSON], ...] = ()
     ids_as_text: bool = False
 
-    def to_json(self) -> JSON:
-        return {
-            "records": None if self.records is None else self.records.to_json(),
-            "where": [[path.to_json(), value] for path, value in self.where],
-            "ids_as_text": self.ids_as_text,
-        }
 
-
-def selection_from_json(value: Any) -> Selection:
-    """The :class:`Selection` :meth:`Selection.to_json` wrote; ``TypeError`` or
-    ``ValueError`` for anything else."""
-    if type(value) is not dict or set(value) != {"records", "where", "ids_as_text"}:
-        raise TypeError("a selection: records, where and ids_as_text")
-    where = value["where"]
-    if type(where) is not list or not all(type(pair) is list and len(pair) == 2 for pair in where):
-        raise TypeError("where: pairs of a path and a value")
-    if type(value["ids_as_text"]) is not bool:
-        raise TypeError("ids_as_text is a boolean")
-    conditions = []
-    for path, held in where:
-        key = path_from_json(path)
-        if key is None:
-            raise TypeError("a where path")
-        conditions.append((key, held))
-    return Selection(path_from_json(value["records"]), tuple(conditions), value["ids_as_text"])
-
-
-def read_selection(
-    block: dict[str, JSON],
-    value_at: Callable[[str], Position],
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-    fmt: str,
-    named: str = "ledger",
-) -> Selection:
+def read_selection(block: Block, fmt: str, named: str = "ledger") -> Selection:
     """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of format
     ``fmt``), each problem refused at its place; ``named`` names the block in messages."""
     csv_like = fmt.removesuffix(".gz") == ".csv"
+    value_at, refuse, written = block.places.value, block.refuse, block.written
+    values = block.value
     records = None
-    if "records" in block:
+    if "records" in values:
         at = value_at("records")
         if fmt and fmt not in DOCUMENTS:
             refuse(
@@ -99,32 +60,28 @@ def read_selection(
             )
         else:
             records = read_key_path(
-                block["records"], "records", at, items, refuse, False, f"{named} 'records'"
+                values["records"], "records", at, written, False, f"{named} 'records'"
             )
     where: list[tuple[KeyPath, JSON]] = []
-    if "where" in block:
-        where = _read_where(block["where"], value_at("where"), keys, refuse, csv_like, named)
+    if "where" in values:
+        where = _read_where(values["where"], value_at("where"), written, csv_like, named)
     ids_as_text = False
-    if "ids" in block:
-        if block["ids"] == AS_TEXT:
+    if "ids" in values:
+        if values["ids"] == AS_TEXT:
             ids_as_text = True
         else:
             refuse(
                 value_at("ids"),
-                f"{named} 'ids' is {describe(block['ids'])}; write 'ids: {AS_TEXT}' to read an "
+                f"{named} 'ids' is {describe(values['ids'])}; write 'ids: {AS_TEXT}' to read an "
                 "integer ID as its decimal text, or leave it out",
             )
     return Selection(records, tuple(where), ids_as_text)
 
 
 def _read_where(
-    value: JSON,
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    refuse: Report,
-    csv_like: bool,
-    named: str,
+    value: JSON, at: Position, written: Written, csv_like: bool, named: str
 ) -> list[tuple[KeyPath, JSON]]:
+    refuse = written.refuse
     example = "'where: {status: submitted}'"
     if not isinstance(value, dict) or not value:
         refuse(
@@ -133,29 +90,31 @@ def _read_where(
             f"not {describe(value)}; write e.g. {example}",
         )
         return []
-    places = keys.get(id(value), {})
+    places = written.places(value, at)
+    # A key in the list form is text, not a list of the document: its parts have no places.
+    unlisted = Written(written.keys, {}, refuse)
     conditions = []
-    for written, held in value.items():
-        key_at, held_at = places.get(written, (at, at))
-        text: JSON = written
-        if written.startswith("[") and written.endswith("]"):  # the list form, as a key
-            text = [part.strip() for part in written[1:-1].split(",")]
-        elif not csv_like and not all(written.split(".")):
+    for key, held in value.items():
+        key_at, held_at = places.key(key), places.value(key)
+        text: JSON = key
+        if key.startswith("[") and key.endswith("]"):  # the list form, as a key
+            text = [part.strip() for part in key[1:-1].split(",")]
+        elif not csv_like and not all(key.split(".")):
             refuse(
                 key_at,
-                f"{named} 'where' key {escape_controls(repr(written))} has an empty part "
+                f"{named} 'where' key {escape_controls(repr(key))} has an empty part "
                 "between its dots; write the key path as its keys joined by single dots, or "
                 "in the list form as the key ('[outer, key.with.dots]': VALUE) for keys that "
                 "hold a dot",
             )
             continue
-        path = read_key_path(text, "where", key_at, {}, refuse, csv_like, f"{named} 'where' key")
+        path = read_key_path(text, "where", key_at, unlisted, csv_like, f"{named} 'where' key")
         if path is None:
             continue
         if csv_like and type(held) is not str:
             refuse(
                 held_at,
-                f"{named} 'where' wants {escape_controls(repr(written))} to hold "
+                f"{named} 'where' wants {escape_controls(repr(key))} to hold "
                 f"{describe(held)}, but every cell of a .csv file is text; write it quoted "
                 f"('{escape_controls(show(held))}')",
             )

@@ -10,25 +10,25 @@ into a dataset file. This module does not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.datasetspec import read_dataset
-from pytest_rubric.inputs.labels import Position, Report
+from pytest_rubric.descriptions.dataset import read_dataset
+from pytest_rubric.descriptions.positions import Places, Report, Written
 from pytest_rubric.inputs.source import InputFile
 
 #: Where a case's expected answer may be written: at most one of them.
 EXPECTATIONS = ("expected", "expected_subset", "dataset.expected")
-Places = Mapping[str, tuple[Position, Position]]
 
 
 def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
-    """Refuse what a case may not give beside ``dataset`` or ``expected_subset``."""
+    """Refuse what a case may not give beside ``dataset`` or ``expected_subset``
+    (``places``: where the case writes its keys)."""
     if case.get("expected_subset") == {}:
         refuse(
-            places["expected_subset"][1],
+            places.value("expected_subset"),
             "'expected_subset' is empty and pins nothing; name the keys the answer must "
             "hold, e.g. 'expected_subset: {coherent: true}'",
         )
@@ -39,7 +39,7 @@ def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
     if len(given) > 1:
         second = given[1]
         refuse(
-            places[second][0] if second in places else places["dataset"][1],
+            places.key(second) if second in case else places.value("dataset"),
             f"the case gives both '{given[0]}' and '{second}'; a case gives at most one of "
             "'expected', 'expected_subset' and 'dataset: {expected: PATH}': keep one of them",
         )
@@ -47,7 +47,7 @@ def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
         return
     if "expected" in case and case["expected"] is None:
         refuse(
-            places["expected"][0],
+            places.key("expected"),
             "the dataset case's 'expected' is empty; write every row's whole expected answer "
             "under it, or the keys each must hold as 'expected_subset:' (a dataset's rows are "
             "never written by --rubric-update)",
@@ -55,12 +55,12 @@ def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
     for other in ("input", "input_file", "ledger"):
         if other in case:
             refuse(
-                places[other][0],
+                places.key(other),
                 f"a dataset case reads each row's input from its file; remove '{other}'",
             )
     if not given:
         refuse(
-            places["dataset"][0],
+            places.key("dataset"),
             "the dataset case says nothing its rows' answers must hold; add "
             "'expected_subset:' (e.g. '{coherent: true}'), 'expected:' (each row's whole "
             "answer), or 'expected: PATH' inside 'dataset:' (each row's own); "
@@ -70,33 +70,31 @@ def dataset_keys(case: dict[str, JSON], places: Places, refuse: Report) -> None:
 
 def read_dataset_case(
     case: dict[str, JSON],
-    keys: Mapping[int, Places],
-    items: Mapping[int, Sequence[Position]],
+    written: Written,
     resolve: Callable[[str, str], tuple[InputFile, str | None]],
-    refuse: Report,
 ) -> InputFile | None:
     """The case's ``dataset:`` file (``resolve`` finds it, and says what is wrong with
-    it) with its block read, or ``None`` after refusing each problem; ``keys`` and
-    ``items`` are the loader's positions."""
-    value_at = keys[id(case)]["dataset"][1]
+    it) with its block read, or ``None`` after refusing each problem; ``written`` holds
+    the loader's positions."""
+    value_at = written.keys[id(case)]["dataset"][1]
     block = case["dataset"]
     source: InputFile | None = None
     if isinstance(block, dict) and "file" in block:
-        written = block["file"]
-        file_at = keys[id(block)]["file"][1]
-        if not isinstance(written, str) or not written.strip():
-            refuse(
+        path = block["file"]
+        file_at = written.keys[id(block)]["file"][1]
+        if not isinstance(path, str) or not path.strip():
+            written.refuse(
                 file_at,
-                f"dataset 'file' must be a path, not {describe(written)}; write e.g. "
+                f"dataset 'file' must be a path, not {describe(path)}; write e.g. "
                 "'file: logs/decisions.jsonl'",
             )
         else:
-            source, problem = resolve(written, "dataset file")
+            source, problem = resolve(path, "dataset file")
             if problem is not None:
-                refuse(file_at, problem)
+                written.refuse(file_at, problem)
                 source = None
     fmt = "" if source is None else source.format
-    dataset = read_dataset(block, value_at, keys, items, refuse, fmt=fmt)
+    dataset = read_dataset(block, value_at, written, fmt=fmt)
     if dataset is None or source is None:
         return None
     return replace(source, dataset=dataset)

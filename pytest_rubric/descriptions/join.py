@@ -16,28 +16,19 @@ not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.formats import INPUT_FORMATS
-from pytest_rubric.inputs.keypaths import (
-    KeyPath,
-    path_from_json,
-    place_from_json,
-    read_key_path,
-)
-from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
-from pytest_rubric.inputs.selection import Selection, read_selection, selection_from_json
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
+from pytest_rubric.descriptions.labels import Labels, read_labels
+from pytest_rubric.descriptions.positions import Block, Position
+from pytest_rubric.descriptions.selection import Selection, read_selection
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
 JOIN_LEDGER_KEYS = ("a", "b", "labels", "graders", "group_by")
-
-Labels = tuple[tuple[JSON, bool], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,83 +41,39 @@ class Side:
     file_at: Position
     id: KeyPath
     label: KeyPath
-    labels: Labels | None
+    labels: Labels
     labels_at: Position
     selection: Selection
 
-    def to_json(self) -> JSON:
-        return {
-            "input_file": self.input_file,
-            "file_at": list(self.file_at),
-            "id": self.id.to_json(),
-            "label": self.label.to_json(),
-            "labels": None if self.labels is None else [[v, m] for v, m in self.labels],
-            "labels_at": list(self.labels_at),
-            "selection": self.selection.to_json(),
-        }
 
-
-def side_from_json(value: Any, labels_of: Any) -> Side:
-    """The :class:`Side` :meth:`Side.to_json` wrote (``labels_of`` reads its labels
-    back); ``TypeError`` or ``ValueError`` for anything else."""
-    if type(value) is not dict or set(value) != set(Side.__dataclass_fields__):
-        raise TypeError("a side of a join")
-    if type(value["input_file"]) is not str:
-        raise TypeError("an input file is a path")
-    key, label = path_from_json(value["id"]), path_from_json(value["label"])
-    if key is None or label is None:
-        raise TypeError("a side has an id and a label")
-    return Side(
-        input_file=value["input_file"],
-        file_at=place_from_json(value["file_at"]),
-        id=key,
-        label=label,
-        labels=labels_of(value["labels"]),
-        labels_at=place_from_json(value["labels_at"]),
-        selection=selection_from_json(value["selection"]),
-    )
-
-
-def format_of(written: str) -> str:
-    """The input format ``written`` names by its suffix (``""``: none known)."""
-    return next((suffix for suffix in INPUT_FORMATS if written.endswith(suffix)), "")
-
-
-def read_side(
-    name: str,
-    block: dict[str, JSON],
-    at: Position,
-    keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
-    items: Mapping[int, Sequence[Position]],
-    refuse: Report,
-) -> Side | None:
-    """Side ``name`` (``a`` or ``b``) as ``block`` describes it, or ``None`` after
-    refusing each problem at its place."""
-    places = Places(block, at, keys)
-    key_at, value_at = places.key, places.value
-
+def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side | None:
+    """Side ``name`` (``a`` or ``b``) as the block ``side`` describes it, or ``None`` after
+    refusing each problem at its place; ``format_of`` names the format its ``input_file``
+    is in."""
     problems: list[tuple[Position, str]] = []
 
     def note(where: Position, message: str) -> None:
         problems.append((where, message))
 
-    refuse_unknown_keys(block, SIDE_KEYS, f"a key of a side of a join ('{name}')", key_at, note)
-    written = block.get("input_file")
+    block = Block(side.value, side.places, side.written.refusing(note))
+    values, at, value_at = block.value, block.places.at, block.places.value
+    block.refuse_unknown(SIDE_KEYS, f"a key of a side of a join ('{name}')")
+    input_file = values.get("input_file")
     fmt = ""
-    if not isinstance(written, str) or not written.strip():
+    if not isinstance(input_file, str) or not input_file.strip():
         note(
-            value_at("input_file") if "input_file" in block else at,
+            value_at("input_file") if "input_file" in values else at,
             f"side '{name}' of the join needs 'input_file:' (its grader's own file), not "
-            f"{describe(written)}; write e.g. '{name}: {{input_file: labels/{name}.csv, id: "
+            f"{describe(input_file)}; write e.g. '{name}: {{input_file: labels/{name}.csv, id: "
             "case_id, label: verdict}'",
         )
-        written = ""
+        input_file = ""
     else:
-        fmt = format_of(written)
+        fmt = format_of(input_file)
     csv_like = fmt.removesuffix(".gz") == ".csv"
     paths: dict[str, KeyPath | None] = {}
     for key in ("id", "label"):
-        if key not in block:
+        if key not in values:
             note(
                 at,
                 f"side '{name}' of the join needs '{key}:' ("
@@ -136,24 +83,24 @@ def read_side(
             paths[key] = None
             continue
         paths[key] = read_key_path(
-            block[key], key, value_at(key), items, note, csv_like, f"'{name}.{key}'"
+            values[key], key, value_at(key), block.written, csv_like, f"'{name}.{key}'"
         )
-    labels = read_labels(block, value_at("labels"), keys, items, note, csv_like)
-    selection = read_selection(block, value_at, keys, items, note, fmt, f"'{name}'")
+    labels = read_labels(block, csv_like)
+    selection = read_selection(block, fmt, f"'{name}'")
     for where, message in problems:
-        refuse(where, message)
+        side.refuse(where, message)
     case_id, label = paths.get("id"), paths.get("label")
     if problems or case_id is None or label is None:
         return None
     if case_id.parts == label.parts:
-        refuse(
+        side.refuse(
             value_at("label"),
             f"'{name}.id' and '{name}.label' name the same column or key "
             f"{escape_controls(repr(label.written))}; each names its own",
         )
         return None
     return Side(
-        input_file=written,
+        input_file=input_file,
         file_at=value_at("input_file"),
         id=case_id,
         label=label,

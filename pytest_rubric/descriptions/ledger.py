@@ -1,0 +1,345 @@
+"""A case's ``ledger:`` block: how to read the export its ``input_file`` names.
+
+The names are the format (the SPEC pins them)::
+
+    ledger:
+      id: task_id                  # the column or key holding the case ID
+      a: judge_label               # grader A's label (with rows: per-judgement, A's name)
+      b: editor_label              # grader B's label (with rows: per-judgement, B's name)
+      labels: {PASS: true, FAIL: false}   # the export's words for the two Booleans
+      graders: {a: judge, b: editor}      # how people should read a and b
+      rows: per-judgement          # one row per judgement, with grader: and label:
+      grader: annotator            # with per-judgement: the column naming who judged
+      label: answer                # with per-judgement: the judgement
+      records: results.results     # a .json document: the key path of its list of rows
+      where: {status: submitted}   # keep only the rows (or judgements) holding these values
+      ids: as-text                 # an integer ID read as its decimal text
+      group_by: category           # the breakdown people read (evidence, report, page)
+
+``a`` and ``b`` may instead each describe one grader's own file (a join: see
+:mod:`~pytest_rubric.descriptions.join`).
+
+A key is a path (:mod:`~pytest_rubric.descriptions.keypaths`): ``labels.judge`` reaches
+inside nested JSON, ``result.0`` into a list, and the list form ``[labels, judge.v2]``
+covers keys that hold a dot. ``labels`` as a mapping maps text
+words; as a list of ``[value, Boolean]`` pairs it maps any JSON scalar exactly as
+YAML types it (``1`` the number, ``'1'`` the text, ``true`` the Boolean).
+
+:func:`read_ledger` turns the block into a :class:`Ledger`, or problems at the
+block's ``line:col``. This module does not import pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.shown import describe, show
+from pytest_rubric.descriptions.join import JOIN_LEDGER_KEYS, Side, outside_join, read_side
+from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
+from pytest_rubric.descriptions.labels import read_graders, read_labels
+from pytest_rubric.descriptions.positions import Block, Position, Written
+from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
+
+LEDGER_KEYS = (
+    "id",
+    "a",
+    "b",
+    "labels",
+    "graders",
+    "rows",
+    "grader",
+    "label",
+    "records",
+    "where",
+    "ids",
+    "group_by",
+)
+PER_ROW = "per-row"
+PER_JUDGEMENT = "per-judgement"
+ROW_FORMS = (PER_ROW, PER_JUDGEMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """A ``ledger:`` block as read: where each of ``id``, ``a`` and ``b`` is (with
+    ``per-judgement`` rows, ``a`` and ``b`` hold the two graders' names as written in the
+    ``grader`` column: ``a_name`` and ``b_name``), the label vocabulary (each JSON value
+    with the Boolean it means; ``None``: only real booleans are labels), and the names
+    people read for a and b; which rows are read (``selection``: ``records``, ``where``,
+    ``ids``); and for a join, its two sides (``id``, ``a`` and ``b`` are then side a's
+    ID, side a's label and side b's label)."""
+
+    id: KeyPath
+    a: KeyPath
+    b: KeyPath
+    labels: tuple[tuple[JSON, bool], ...] | None = None
+    graders: tuple[str, str] | None = None
+    per_judgement: bool = False
+    grader: KeyPath | None = None
+    label: KeyPath | None = None
+    a_name: JSON = None
+    b_name: JSON = None
+    labels_at: Position = (0, 0)
+    selection: Selection = EVERY_ROW
+    join: tuple[Side, Side] | None = None
+    #: A side of a join read as a ledger of its own: ``a`` or ``b`` (its messages then name
+    #: ``a.id`` and ``a.label``, its ``a`` and ``b`` being the side's label); else empty.
+    side: str = ""
+    #: ``group_by``: the path of the value each row's group is (for a join, in side a's
+    #: rows), or ``None``.
+    group_by: KeyPath | None = None
+
+    #: How messages name the block a key path is written in.
+    block = "ledger"
+
+    def named(self) -> list[tuple[str, KeyPath | None]]:
+        """The key paths a file's header or schema is checked against, each with the key
+        messages name it by."""
+        grouped = [] if self.group_by is None else [("group_by", self.group_by)]
+        if self.side:
+            return [(f"{self.side}.id", self.id), (f"{self.side}.label", self.a), *grouped]
+        if self.per_judgement:
+            return [("id", self.id), ("grader", self.grader), ("label", self.label), *grouped]
+        return [("id", self.id), ("a", self.a), ("b", self.b), *grouped]
+
+    def vocabulary(self) -> str:
+        """The labels as people read them: ``PASS (true), FAIL (false)``."""
+        return vocabulary(self.labels)
+
+
+def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
+    """Labels as people read them: ``PASS (true), FAIL (false)``."""
+    if labels is None:
+        return "true and false (real booleans)"
+    return ", ".join(
+        f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
+        for value, meaning in labels
+    )
+
+
+def read_ledger(
+    value: JSON,
+    at: Position,
+    written: Written,
+    *,
+    fmt: str,
+    format_of: Callable[[str], str],
+) -> Ledger | None:
+    """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
+    refusing each problem. ``at`` is where the value starts; ``written`` the loader's
+    positions; ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV
+    can hold; ``format_of`` names the format of a path written in the block (a side of a
+    join)."""
+    if not isinstance(value, dict):
+        written.refuse(
+            at,
+            f"'ledger' must be a mapping, not {describe(value)}; write e.g. "
+            "'ledger: {id: task_id, a: judge_label, b: editor_label}'",
+        )
+        return None
+    problems: list[tuple[Position, str]] = []
+
+    def refuse(where: Position, message: str) -> None:
+        problems.append((where, message))
+
+    block = Block.of(value, at, written.refusing(refuse))
+    block.refuse_unknown(LEDGER_KEYS, "a ledger key")
+    if isinstance(value.get("a"), dict) or isinstance(value.get("b"), dict):
+        ledger = _join(block, format_of)
+    else:
+        ledger = _one_file(block, fmt)
+    for where, message in problems:
+        written.refuse(where, message)
+    return None if problems else ledger
+
+
+def _one_file(block: Block, fmt: str) -> Ledger | None:
+    """A ``ledger:`` block describing the case's one input file, of format ``fmt``."""
+    values, at, value_at = block.value, block.places.at, block.places.value
+    per_judgement = _per_judgement(block)
+    csv_like = fmt.removesuffix(".gz") == ".csv"
+
+    def path(key: str, default: str | None) -> KeyPath | None:
+        if key not in values:
+            if default is None:
+                return None
+            return KeyPath((default,), at, default)
+        return read_key_path(values[key], key, value_at(key), block.written, csv_like)
+
+    case_id = path("id", "id")
+    grader = path("grader", None) if per_judgement else None
+    label = path("label", None) if per_judgement else None
+    a_name: JSON = None
+    b_name: JSON = None
+    if per_judgement:
+        a_name, b_name = _grader_names(block, csv_like)
+        a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
+        b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
+    else:
+        a = path("a", "a")
+        b = path("b", "b")
+    _refuse_shared(
+        block,
+        [("id", case_id), ("grader", grader), ("label", label)]
+        if per_judgement
+        else [("id", case_id), ("a", a), ("b", b)],
+    )
+    labels = read_labels(block, csv_like)
+    graders = read_graders(block)
+    selection = read_selection(block, fmt)
+    group_by = path("group_by", None)
+    if case_id is None or a is None or b is None:  # each refused
+        return None
+    return Ledger(
+        id=case_id,
+        a=a,
+        b=b,
+        labels=labels,
+        graders=graders,
+        per_judgement=per_judgement,
+        grader=grader,
+        label=label,
+        a_name=a_name,
+        b_name=b_name,
+        labels_at=value_at("labels"),
+        selection=selection,
+        group_by=group_by,
+    )
+
+
+def _per_judgement(block: Block) -> bool:
+    """Whether the block reads one row per judgement (``rows: per-judgement``), the keys
+    that form needs or refuses refused."""
+    values = block.value
+    rows = values.get("rows", PER_ROW)
+    if rows not in ROW_FORMS:
+        block.refuse(
+            block.places.value("rows"),
+            f"ledger 'rows' is {describe(rows)}; write 'rows: per-judgement' for one row per "
+            "judgement, or leave it out for one row per case",
+        )
+        rows = PER_ROW
+    if rows != PER_JUDGEMENT:
+        for key in ("grader", "label"):
+            if key in values:
+                block.refuse(
+                    block.places.key(key),
+                    f"'{key}' is read only with 'rows: per-judgement' (one row per "
+                    "judgement); add that, or remove it",
+                )
+        return False
+    for key in ("grader", "label", "a", "b"):
+        if key not in values:
+            block.refuse(
+                block.places.at,
+                f"a 'rows: per-judgement' ledger needs '{key}:' "
+                + {
+                    "grader": "(the column naming who judged)",
+                    "label": "(the column holding the judgement)",
+                    "a": "(grader A's name, as the grader column writes it)",
+                    "b": "(grader B's name, as the grader column writes it)",
+                }[key],
+            )
+    return True
+
+
+def _grader_names(block: Block, csv_like: bool) -> tuple[JSON, JSON]:
+    """With ``rows: per-judgement``, the names ``a`` and ``b`` give the two graders, as
+    the grader column writes them."""
+    values, value_at = block.value, block.places.value
+    a_name, b_name = values.get("a"), values.get("b")
+    for key, name in (("a", a_name), ("b", b_name)):
+        if key not in values or (type(name) is str and name):
+            continue
+        if type(name) in (int, float) and csv_like:
+            block.refuse(
+                value_at(key),
+                f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                f"column writes it, and every cell of a .csv ledger is text; write it "
+                f"quoted ('{show(name)}')",
+            )
+        elif type(name) not in (int, float):
+            block.refuse(
+                value_at(key),
+                f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
+                f"column writes it, not {describe(name)}; write it as text, or as a "
+                f"number where the export holds a number ('{key}: 7')",
+            )
+    if same_grader(a_name, b_name):
+        block.refuse(value_at("b"), f"a and b name the same grader {a_name!r}; name two graders")
+    return a_name, b_name
+
+
+def _refuse_shared(block: Block, named: list[tuple[str, KeyPath | None]]) -> None:
+    """Refuse two keys of ``named`` naming the same column or key."""
+    value_at = block.places.value
+    for index, (first, one) in enumerate(named):
+        for second, other in named[index + 1 :]:
+            if one is not None and other is not None and one.parts == other.parts:
+                block.refuse(
+                    value_at(second) if second in block.value else value_at(first),
+                    f"ledger '{first}' and '{second}' name the same column or key "
+                    f"{escape_controls(repr(one.written))}; each names its own",
+                )
+
+
+def _join(block: Block, format_of: Callable[[str], str]) -> Ledger | None:
+    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
+    values, at, value_at = block.value, block.places.at, block.places.value
+    for key in values:
+        if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
+            block.refuse(block.places.key(key), outside_join(key))
+    sides: list[Side | None] = []
+    for name in ("a", "b"):
+        value = values.get(name)
+        if not isinstance(value, dict):
+            other = "b" if name == "a" else "a"
+            block.refuse(
+                value_at(name) if name in values else at,
+                f"'{other}' is a side of a join (its grader's own file), so '{name}' must be "
+                f"one too, not {describe(value) if name in values else 'left out'}; write e.g. "
+                f"'{name}: {{input_file: labels/{name}.csv, id: case_id, label: verdict}}'",
+            )
+            sides.append(None)
+            continue
+        sides.append(read_side(name, Block.of(value, value_at(name), block.written), format_of))
+    # Labels at the ledger level are for both sides: text only where both are CSV.
+    csv_like = all(
+        isinstance(values.get(name), dict)
+        and format_of(str(values[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
+        == ".csv"
+        for name in ("a", "b")
+    )
+    labels = read_labels(block, csv_like)
+    graders = read_graders(block)
+    side_a, side_b = sides
+    group_by = None
+    if "group_by" in values:  # a key of side a's rows, read as side a's file holds keys
+        side_csv = side_a is not None and format_of(side_a.input_file).removesuffix(".gz") == ".csv"
+        group_by = read_key_path(
+            values["group_by"], "group_by", value_at("group_by"), block.written, side_csv
+        )
+    if side_a is None or side_b is None:
+        return None
+    return Ledger(
+        id=side_a.id,
+        a=side_a.label,
+        b=side_b.label,
+        labels=labels,
+        graders=graders,
+        labels_at=value_at("labels"),
+        join=(side_a, side_b),
+        group_by=group_by,
+    )
+
+
+def same_grader(first: object, second: object) -> bool:
+    """Whether two grader names are one under strict JSON equality: text equals only
+    text, a number only a number (``7`` is ``7.0``), never a Boolean."""
+    if type(first) is str or type(second) is str:
+        return type(first) is type(second) and first == second
+    numbers = (int, float)
+    return type(first) in numbers and type(second) in numbers and first == second
