@@ -59,7 +59,9 @@ def review_page(report: Mapping[str, Any], comparison: Mapping[str, Any] | None 
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("assets").joinpath(name).read_text(encoding="utf-8")
+    return (
+        resources.files(__package__).joinpath("assets").joinpath(name).read_text(encoding="utf-8")
+    )
 
 
 def _page() -> tuple[str, str]:

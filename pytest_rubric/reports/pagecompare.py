@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-_CELLS = ("bothPass", "bothFail", "aOnly", "bOnly")
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
+
 _SUMMARY = ("onlyOld", "onlyNew", "outcomeChanged", "answerChanged", "ledgersChanged")
 
 
@@ -40,7 +41,7 @@ def _counts(value: object) -> dict[str, Any]:
     matrix = side.get("matrix")
     cells = matrix if isinstance(matrix, Mapping) else {}
     return {
-        "matrix": {key: cells.get(key) for key in _CELLS},
+        "matrix": {key: cells.get(key) for key in MATRIX_CELLS.values()},
         "agreement": side.get("agreement"),
         "total": side.get("total"),
     }

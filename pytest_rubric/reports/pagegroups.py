@@ -1,7 +1,7 @@
 """The review page's group filter on a grouped ledger (``group_by:`` in its ``ledger:``
 block): the groups the report's ``review`` holds, read for the page; ``assets/groups.js``
-and ``groups.css`` show them (the script uses the page's el, show, idNode, visibleText and
-CELLS).
+and ``groups.css`` show them (the script uses the page's el, show, idNode, visibleText,
+CELLS, A_ONLY and B_ONLY).
 
 Choosing a group shows its matrix, its agreement over its total and only its
 disagreement rows; a table beside the whole ledger lists every group. A row belongs to
@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
-
-_CELLS = ("bothPass", "bothFail", "aOnly", "bOnly")
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
 
 
 def ledger_groups(review: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,7 +35,7 @@ def ledger_groups(review: Mapping[str, Any]) -> dict[str, Any]:
         shown.append(
             {
                 "label": group.get("label"),
-                "matrix": {key: cells.get(key) for key in _CELLS},
+                "matrix": {key: cells.get(key) for key in MATRIX_CELLS.values()},
                 "agreement": group.get("agreement"),
                 "total": group.get("total"),
                 "disagreements": len(disagreements) if isinstance(disagreements, list) else 0,

@@ -76,7 +76,7 @@
   // disagreement ID that entered (where it is now) or left (where it was).
   function baselineBlock(change) {
     const before = change.before, after = change.after;
-    const cells = CELLS.map(([key]) => key + " " + show(before.matrix[key]) + " \u2192 " +
+    const cells = CELLS.map((key) => key + " " + show(before.matrix[key]) + " \u2192 " +
       show(after.matrix[key])).join(", ");
     const box = el("div", {class: "baseline-ledger"});
     box.append(el("p", {}, [el("strong", {text: "Since the baseline: "}), "agreement " +

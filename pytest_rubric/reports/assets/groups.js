@@ -19,7 +19,7 @@
     ledger.groups.forEach((group, index) => select.append(el("option", {value: String(index),
       text: visibleText(show(group.label)) + " (" + show(group.agreement) + " / " + show(group.total) + ")"})));
     function counts(of, disagreements) {
-      return [...CELLS.map(([key]) => el("td", {class: "num", text: show(of.matrix[key])})),
+      return [...CELLS.map((key) => el("td", {class: "num", text: show(of.matrix[key])})),
         el("td", {class: "num", text: show(of.agreement) + " / " + show(of.total)}),
         el("td", {class: "num", text: show(disagreements)})];
     }
@@ -31,11 +31,11 @@
     });
     const whole = {matrix: ledger.matrix || {}, agreement: ledger.agreement, total: ledger.total};
     const table = el("table", {class: "groups"}, [
-      el("tr", {}, [ledger.groupBy, ...CELLS.map(([key]) => key), "agreement", "disagreements"]
+      el("tr", {}, [ledger.groupBy, ...CELLS, "agreement", "disagreements"]
         .map((text) => el("th", {text: text}))),
       ...rows,
       el("tr", {class: "whole"}, [el("th", {text: "whole ledger"}),
-        ...counts(whole, (whole.matrix.aOnly || 0) + (whole.matrix.bOnly || 0))])]);
+        ...counts(whole, (whole.matrix[A_ONLY] || 0) + (whole.matrix[B_ONLY] || 0))])]);
     function pick(value) {
       select.value = value;
       rows.forEach((row, index) => row.classList.toggle("chosen", String(index) === value));

@@ -2,8 +2,11 @@
 (function () {
   const data = JSON.parse(document.getElementById("rubric-data").textContent);
   const page = document.getElementById("page");
-  const CELLS = [["bothPass", "a true, b true"], ["aOnly", "a true, b false"],
-                 ["bOnly", "a false, b true"], ["bothFail", "a false, b false"]];
+  // The matrix's cells as the data names them: a row for each of a's labels (true, then
+  // false), a column for each of b's. Off the diagonal, the graders disagree.
+  const GRID = data.cells;
+  const CELLS = GRID.flat();
+  const A_ONLY = GRID[0][1], B_ONLY = GRID[1][0];
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -71,7 +74,7 @@
   // A ledger needs a look when its graders disagree, on rows listed or only counted.
   function disagrees(ledger) {
     const matrix = ledger.matrix || {};
-    return (matrix.aOnly || 0) + (matrix.bOnly || 0) > 0 || ledger.rows.length > 0;
+    return (matrix[A_ONLY] || 0) + (matrix[B_ONLY] || 0) > 0 || ledger.rows.length > 0;
   }
   const disagreeing = data.ledgers.filter(disagrees);
   const agreeing = data.ledgers.filter((ledger) => !disagrees(ledger));
@@ -119,9 +122,9 @@
     const rowsBox = el("div", {class: "rows"});
     const state = {filter: null, page: 0, group: null};
     const cells = {};
-    function cell(key) {
-      const reads = {bothPass: [pass, pass], aOnly: [pass, fail], bOnly: [fail, pass], bothFail: [fail, fail]}[key];
-      const td = el("td", {class: "cell" + (key === "aOnly" || key === "bOnly" ? " disagree" : ""),
+    function cell(key, row, column) {
+      const reads = [row ? fail : pass, column ? fail : pass];
+      const td = el("td", {class: "cell" + (row !== column ? " disagree" : ""),
         "data-cell": key, title: key + " (" + names.a + reads[0] + " / " + names.b + reads[1] +
         "): click to show these rows"});
       td.addEventListener("click", () => {
@@ -132,8 +135,8 @@
       cells[key] = td;
       return td;
     }
-    table.append(el("tr", {}, [el("th", {text: names.a + pass}), cell("bothPass"), cell("aOnly")]));
-    table.append(el("tr", {}, [el("th", {text: names.a + fail}), cell("bOnly"), cell("bothFail")]));
+    GRID.forEach((keys, row) => table.append(el("tr", {}, [el("th", {text: names.a + (row ? fail : pass)}),
+      ...keys.map((key, column) => cell(key, row, column))])));
     box.append(table);
     const counts = el("p", {class: "muted"});
     box.append(counts);
@@ -158,7 +161,7 @@
         td.textContent = show(view.matrix[key]);
         td.classList.toggle("active", key === state.filter);
       }
-      counts.textContent = CELLS.map(([key]) => key + " " + show(view.matrix[key])).join(", ") + group +
+      counts.textContent = CELLS.map((key) => key + " " + show(view.matrix[key])).join(", ") + group +
         ". Click a cell to show its rows; click it again to show every disagreement.";
       const rows = state.filter ? view.rows.filter((row) => row.side === state.filter) : view.rows;
       const pages = Math.max(1, Math.ceil(rows.length / data.pageRows));
@@ -166,12 +169,12 @@
       const first = state.page * data.pageRows;
       const shown = rows.slice(first, first + data.pageRows);
       const heading = el("p", {class: "status"});
-      if (state.filter === "bothPass" || state.filter === "bothFail") {
+      if (state.filter === GRID[0][0] || state.filter === GRID[1][1]) {
         heading.textContent = state.filter + group + ": the graders agree on these rows; agreements are counted, not listed.";
         rowsBox.replaceChildren(heading);
         return;
       }
-      const side = {aOnly: names.a + " pass / " + names.b + " fail", bOnly: names.a + " fail / " + names.b + " pass"};
+      const side = {[A_ONLY]: names.a + " pass / " + names.b + " fail", [B_ONLY]: names.a + " fail / " + names.b + " pass"};
       heading.textContent = (state.filter ? state.filter + (named ? " (" + side[state.filter] + ")" : "") + " rows" : "Disagreement rows") + group + ": " +
         rows.length + " recorded" + (rows.length ? ", showing " + (first + 1) + "\u2013" + (first + shown.length) : "") +
         (view.more ? "; " + plural(view.more, "more disagreement") + group + (view.more === 1 ? " was" : " were") +
