@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -363,3 +364,47 @@ def _unused() -> list[str]:
 def test_every_top_level_function_and_class_is_used_in_the_package() -> None:
     unused = _unused()
     assert not unused, "used nowhere in the package (tests are no use):\n" + "\n".join(unused)
+
+
+#: A page asset (HTML, CSS, JavaScript) longer than this is a package file, never a
+#: Python string: linters and people read it as what it is.
+MAX_ASSET_STRING = 1500
+#: What marks text as HTML, CSS or JavaScript: a tag, a function or an arrow, a CSS rule.
+_PAGE_CODE = re.compile(r"<[A-Za-z!/][^>]*>|\bfunction\b|=>|[\w.#\]-]+ *\{[^{}]*: [^{}]*;[^{}]*\}")
+
+
+def _looks_like_page_code(text: str) -> bool:
+    return len(text) > MAX_ASSET_STRING and _PAGE_CODE.search(text) is not None
+
+
+def test_the_page_assets_are_what_the_string_check_looks_for() -> None:
+    assets = PACKAGE / "reports" / "assets"
+    large = [path.name for path in assets.iterdir() if path.stat().st_size > MAX_ASSET_STRING]
+    assert large, "no page asset is long enough to test the check"
+    for name in large:
+        assert _looks_like_page_code((assets / name).read_text(encoding="utf-8")), name
+
+
+@pytest.mark.parametrize(
+    ("module", "path"), list(_modules()), ids=lambda value: value if isinstance(value, str) else ""
+)
+def test_no_page_asset_is_a_python_string(module: str, path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    found = [
+        f"{path.name}:{node.lineno}: {len(node.value):,} characters"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and _looks_like_page_code(node.value)
+    ]
+    assert not found, "HTML, CSS or JavaScript in a string; make it a package file:\n" + "\n".join(
+        found
+    )

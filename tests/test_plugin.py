@@ -360,6 +360,22 @@ def test_a_run_of_plain_test_modules_imports_nothing_more_of_the_plugin(
     result.stdout.fnmatch_lines([f"loaded: {UNUSED_PLUGIN}"])
 
 
+@pytest.mark.parametrize("update", [(), ("--rubric-update=all",)], ids=["plain", "update"])
+def test_only_an_update_run_imports_the_editing_room(
+    pytester: pytest.Pytester, update: tuple[str, ...]
+) -> None:
+    """A case's run (CaseRun) is made in every run; what becomes of its answer, and the text
+    surgery that writes it, only in a run that writes answers."""
+    pytester.makeconftest(LOADED_PROBE)
+    pytester.makefile(".rubric.yml", ledger=AGREEMENT_FILE)
+    result = pytester.runpytest_subprocess(
+        "-s", "-p", "no:cacheprovider", "--rubric-report=r.json", *update
+    )
+    (loaded,) = [line for line in result.stdout.lines if line.startswith("loaded: ")]
+    editing = [name for name in loaded.split() if name.startswith("pytest_rubric.editing")]
+    assert bool(editing) == bool(update), editing
+
+
 REGISTERED_PROBE = """
 import sys
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import pytest
@@ -301,23 +300,18 @@ def test_under_xdist_the_controller_merges_the_same_report_as_a_serial_run(
 def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.caserecords import case_record, stopped
+    from pytest_rubric.reports.caserecords import RecordOf, full_record, input_set_apart, stopped
+    from pytest_rubric.reports.sealing import sealed, unsealed
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: a\n    input: {n: 1}\n    expected: {n: 1.0, t: true}\n"
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     answers_null = Evaluator(name="x", description="answers null", evaluate=lambda data: None)
     outcome = run_case(case, answers_null, path="c.rubric.yaml", source="")
-    record = case_record(
-        outcome,
-        case=outcome.case,
-        nodeid="c::a",
-        file="c.rubric.yaml",
-        input_file="",
-        evaluator=outcome.evaluator,
-        full=True,
-    )
-    assert json.dumps(record["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
+    record = full_record(RecordOf(case, "c::a", "c.rubric.yaml", "", "x"), outcome)
+    assert input_set_apart(record)  # the case's packed text, set in as it is when sealed
+    written = unsealed(sealed(record, cast(str, case.packed_input)))
+    assert json.dumps(written["input"]) == '{"n": 1}'  # 1 stays 1, true stays true
     assert json.dumps(record["expected"]) == '{"n": 1.0, "t": true}'
     assert "actual" in record
     assert record["actual"] is None
@@ -333,7 +327,7 @@ def test_a_full_record_keeps_each_mapping_exactly_as_the_case_file_writes_it() -
 def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() -> None:
     from pytest_rubric.casefiles.loader import parse_case_file
     from pytest_rubric.core.evaluator import Evaluator
-    from pytest_rubric.reports.caserecords import case_record
+    from pytest_rubric.reports.caserecords import RecordOf, full_record
     from pytest_rubric.running.runner import run_case
 
     text = "evaluator: x\ncases:\n  - id: 'a::b'\n    input: {n: 1}\n    expected: {n: 1}\n"
@@ -341,15 +335,7 @@ def test_a_case_its_file_keeps_from_running_is_recorded_with_an_empty_input() ->
     echo = Evaluator(name="x", description="echo", evaluate=lambda data: dict(data))
     outcome = run_case(case, echo, path="c.rubric.yaml", source="")
     assert outcome.outcome == "case-error"
-    record = case_record(
-        outcome,
-        case=outcome.case,
-        nodeid="c::x",
-        file="c.rubric.yaml",
-        input_file="",
-        evaluator=outcome.evaluator,
-        full=True,
-    )
+    record = full_record(RecordOf(case, "c::x", "c.rubric.yaml", "", "x"), outcome)
     assert record["input"] == {}
     assert record["expected"] == {"n": 1}
 
@@ -407,7 +393,7 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     from pytest_rubric.core.evaluator import Evaluator
     from pytest_rubric.core.jsonvalues import plain
     from pytest_rubric.editing.readback import identical
-    from pytest_rubric.reports.caserecords import case_record
+    from pytest_rubric.reports.caserecords import RecordOf, full_record
     from pytest_rubric.reports.jsonreport import document, write_report
     from pytest_rubric.running.runner import run_case
 
@@ -415,15 +401,7 @@ def test_a_report_holds_an_answer_as_its_plain_copy_one_record_a_line(value: Any
     (case,) = parse_case_file(text.encode(), "c.rubric.yaml").cases
     answers = Evaluator(name="x", description="x", evaluate=lambda data: value)
     outcome = run_case(case, answers, path="c.rubric.yaml", source="")
-    record = case_record(
-        outcome,
-        case=outcome.case,
-        nodeid="c::a",
-        file="c.rubric.yaml",
-        input_file="",
-        evaluator=outcome.evaluator,
-        full=True,
-    )
+    record = full_record(RecordOf(case, "c::a", "c.rubric.yaml", "", "x"), outcome)
     assert identical(record["actual"], plain(value))
     data = document([record, record], 0, "0", suite=None, shard=None)
     with tempfile.TemporaryDirectory() as folder:
@@ -524,28 +502,20 @@ def test_a_sealed_record_takes_the_packed_input_as_encoding_its_copy_writes_it(
     an input that packs as no text stays in the record."""
     from pytest_rubric.casefiles.cases import Case, Place
     from pytest_rubric.core.packed import pack, plain_copy
-    from pytest_rubric.reports.caserecords import case_record, input_set_apart
+    from pytest_rubric.reports.caserecords import RecordOf, full_record, input_set_apart
     from pytest_rubric.reports.sealing import encode_record, sealed
 
     case = Case(name="a", index=0, place=Place(line=3, col=5), packed_input=pack(value))
     ended: Any = ("skipped", "a reason") if skipped else None
-    record = functools.partial(
-        case_record,
-        None,
-        case=case,
-        nodeid="c::a",
-        file="c.rubric.yaml",
-        input_file="",
-        evaluator="x",
-        full=True,
-        ended=ended,
-    )
-    apart, whole = record(input_apart=True), record()
-    assert whole["input"] == plain_copy(case.packed_input)
+    record = full_record(RecordOf(case, "c::a", "c.rubric.yaml", "", "x"), None, ended)
+    # The record as it would be with its input's plain copy: the input after the head.
+    items = list(record.items())
+    rest = [(key, value) for key, value in items[7:] if key != "input"]
+    whole: Any = dict([*items[:7], ("input", plain_copy(case.packed_input)), *rest])
     if type(case.packed_input) is str:
-        assert input_set_apart(apart)
-        assert sealed(apart, case.packed_input) == sealed(whole)
+        assert input_set_apart(record)
+        assert sealed(record, case.packed_input) == sealed(whole)
     else:
-        assert not input_set_apart(apart)
-        assert apart == whole
+        assert not input_set_apart(record)
+        assert list(record.items()) == list(whole.items())
     assert sealed(whole)["sealed"] == encode_record(whole)

@@ -484,6 +484,10 @@ def record(n: int, outcome: str, actual: object, ledger: bool = False) -> dict[s
         made["problems"] = ["cases.rubric.yaml:3: the evaluator raised"]
     if outcome in ("skipped", "xfailed", "xpassed"):
         made["reason"] = "a mark said so"
+    if ledger and isinstance(actual, dict):
+        # An evaluator that declares a ledger's review gives its record one (here as
+        # --rubric-review-rows=0 keeps it): that is what makes the record a ledger's.
+        made["review"] = {"rows": [], "more": len(actual["disagreements"])}
     return made
 
 
@@ -642,6 +646,22 @@ def test_a_ledger_whose_cells_moved_but_not_its_disagreements_names_no_order(
         "  cases.rubric.yaml::case-0: agreement 1/2 -> 1/2; bothPass 1 -> 0, bothFail 0 -> 1",
         "  cases.rubric.yaml::case-1: agreement 1/3 -> 1/3; the same disagreements in another order",
     ]
+
+
+def test_a_ledger_is_a_record_whose_evaluator_declared_one_never_an_answer_of_its_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An answer with a ledger's keys from an evaluator that declared no ledger (its record
+    has no review) is compared as an answer; the same answers of a declared ledger, as a
+    ledger."""
+    before, after = ledger_answer(["d1"]), ledger_answer(["d2"])
+    for declared in (False, True):
+        old = hand_made([record(0, "matched", before, ledger=declared)])
+        new = hand_made([record(0, "matched", after, ledger=declared)])
+        made = compare(old, new, "old.json", "new.json")
+        kinds = ([c["change"] for c in made["cases"]], len(made["ledgers"]))
+        assert kinds == (([], 1) if declared else (["answer"], 0))
+        DIFF_SCHEMA.validate(made)
 
 
 def _embedded(page: Path) -> dict[str, Any]:

@@ -737,6 +737,41 @@ def test_a_worker_that_crashes_still_leaves_a_record_for_its_case(
     assert records["boom"]["problems"][0].startswith("its run was lost: ")
 
 
+UNRECORDABLE = """
+import pytest_rubric.plugin.items as items
+
+
+def _broken(*args, **kwargs):
+    raise RuntimeError("no summary today")
+
+
+items.summary_line = _broken
+"""
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_case_whose_record_cannot_be_made_fails_with_a_whole_record(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    """Its record is a case that never ran to an outcome, as every such record is: the
+    report holds every key a record has, and the case fails saying why."""
+    pytester.makeconftest(UNRECORDABLE)
+    pytester.makefile(
+        ".rubric.yaml",
+        seeds="evaluator: reason\ncases:\n  - id: s1\n    input: {reason: ok}\n"
+        "    expected: {status: ok}\n",
+    )
+    result = pytester.runpytest_subprocess(*workers, "--rubric-report=r.json", "-p", "no:randomly")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*seeds.rubric.yaml:3: its record could not be made: RuntimeError: no summary today*"]
+    )
+    (record,) = _validated(pytester.path / "r.json")["cases"]
+    assert record["outcome"] == "case-error"
+    assert record["problems"] == ["its record could not be made: RuntimeError: no summary today"]
+    assert (record["input"], record["expected"]) == ({"reason": "ok"}, {"status": "ok"})
+
+
 def test_an_evaluator_that_mutates_its_input_answers_the_same_every_time() -> None:
     from pytest_rubric import Evaluator
     from pytest_rubric.casefiles.loader import parse_case_file

@@ -1,29 +1,62 @@
-"""JSON as inputs are decoded: strictly (no duplicate key, no NaN, no infinity, no integer
-longer than inputs take), and a ledger row at the C scanner's speed where that cannot differ."""
+"""JSON decoded strictly, for inputs and for reports alike (:class:`StrictDecoder`: no
+duplicate key, no NaN, no infinity), each reader refusing in its own words; inputs also
+refuse an infinite number or an integer longer than they take (:data:`DECODER`), and read a
+ledger row at the C scanner's speed where that cannot differ."""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import NoReturn
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import MAX_NUMBER_CHARS, decimal_int
 
 
+class StrictDecoder(json.JSONDecoder):
+    """A JSON decoder that refuses what a strict reader must not guess: a key given twice
+    in one object (json keeps the last one, which could turn a mismatch into a match), and
+    ``NaN``, ``Infinity`` and ``-Infinity``, which JSON does not have. Each is a
+    ``ValueError`` in the words ``repeated(key)`` and ``constant(name)`` give. Numbers are
+    read by ``parse_int`` and ``parse_float`` when given, as :class:`json.JSONDecoder`
+    reads them otherwise. As ``cls`` of :func:`json.loads` too."""
+
+    def __init__(
+        self,
+        *,
+        repeated: Callable[[str], str],
+        constant: Callable[[str], str],
+        parse_int: Callable[[str], object] | None = None,
+        parse_float: Callable[[str], object] | None = None,
+    ) -> None:
+        def no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+            mapping = dict(pairs)
+            if len(mapping) != len(pairs):
+                seen: set[str] = set()
+                for key, _ in pairs:
+                    if key in seen:
+                        raise ValueError(repeated(key))
+                    seen.add(key)
+            return mapping
+
+        def refuse(name: str) -> NoReturn:
+            raise ValueError(constant(name))
+
+        super().__init__(
+            object_pairs_hook=no_duplicates,
+            parse_constant=refuse,
+            parse_int=parse_int,
+            parse_float=parse_float,
+        )
+
+
+def _not_json(name: str) -> str:
+    return f"{name} is not JSON; write a number or a string"
+
+
 def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON; write a number or a string")
-
-
-def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    mapping = dict(pairs)
-    if len(mapping) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"duplicate key {key!r}; keep one of them")
-            seen.add(key)
-    return mapping
+    raise ValueError(_not_json(name))
 
 
 def _parse_int(text: str) -> int:
@@ -49,9 +82,10 @@ def _parse_float(text: str) -> float:
     return value
 
 
-DECODER = json.JSONDecoder(
-    object_pairs_hook=_no_duplicates,
-    parse_constant=_refuse_constant,
+#: JSON as inputs are decoded.
+DECODER = StrictDecoder(
+    repeated=lambda key: f"duplicate key {key!r}; keep one of them",
+    constant=_not_json,
     parse_int=_parse_int,
     parse_float=_parse_float,
 )

@@ -34,6 +34,17 @@ JS_WHITESPACE_CHARS = (
 )
 
 
+#: The cells of an agreement matrix, by label pair (a, b), in the order of a block's
+#: ``pairs``: both true, both false, only a true, only b true. The one place they are
+#: named: answers, schemas, reports and the review page take them from here.
+MATRIX_CELLS: dict[tuple[bool, bool], str] = {
+    (True, True): "bothPass",
+    (False, False): "bothFail",
+    (True, False): "aOnly",
+    (False, True): "bOnly",
+}
+
+
 class LabelBlock(NamedTuple):
     """Ledger rows, each a text ID and two Boolean labels.
 

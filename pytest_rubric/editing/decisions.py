@@ -4,7 +4,7 @@ too): whether its answer is to be written, held back, or cannot be written.
 An answer that cannot be written (:func:`pytest_rubric.editing.writable.can_write`, which
 edits and reads back only the case's own lines) makes the case a case error before
 pytest reports it, so pytest's counts, JUnit XML and the rubric report all say so. A
-case whose answer is to be written ships it (:class:`~pytest_rubric.editing.writes.CaseWrite`)
+case whose answer is to be written ships it (:class:`~pytest_rubric.running.caserun.CaseWrite`)
 to the run that gathers it, which writes each case file once, at the end
 (:func:`pytest_rubric.editing.filewrites.write_file`).
 """
@@ -14,13 +14,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.core.jsonvalues import JSON, plain
-from pytest_rubric.editing.writes import CaseWrite, Write
+from pytest_rubric.core.jsonvalues import plain
+from pytest_rubric.editing.writes import Write
+from pytest_rubric.running.caserun import CaseRun, CaseWrite, Held
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 
 if TYPE_CHECKING:
@@ -63,21 +63,6 @@ def fillable(case: Case, mode: str | None) -> bool:
     )
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Held:
-    """An answer held back from being written: a refusal, its code (the answer's
-    ``error`` or ``status``, when it has one) and the problem its evidence names."""
-
-    code: str | None
-    problem: str
-
-    def words(self) -> str:
-        """The code and the problem, escaped: an evaluator's text is data, shown as data
-        (and a lone surrogate in it could not travel to a pytest-xdist controller)."""
-        text = f"{self.code}: {self.problem}" if self.code else self.problem
-        return escape_controls(text)
-
-
 def refusal_of(result: CaseOutcome) -> Held | None:
     """The refusal ``result``'s answer is, if it is one: an answer whose evidence names a
     problem, because the input could not be judged (the built-ins' ``review-label``,
@@ -89,35 +74,6 @@ def refusal_of(result: CaseOutcome) -> Held | None:
     answer = result.actual
     codes = [answer.get(key) for key in ("error", "status")] if isinstance(answer, dict) else []
     return Held(next((code for code in codes if isinstance(code, str)), None), problem)
-
-
-class HeldRecord(TypedDict):
-    """A case whose answer ``--rubric-update`` held back, as it travels to the run that
-    gathers it: its ID, where it is (``path:line``), and the refusal's code and problem."""
-
-    case: str
-    at: str
-    words: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CaseRun:
-    """What became of one run of a case: its outcome and, in an update run, what becomes
-    of its answer (made once, by :func:`decide`)."""
-
-    #: The outcome to report.
-    result: CaseOutcome
-    #: The answer to write, if any, as it travels to the run that writes it.
-    write: CaseWrite | None = None
-    #: The ``expected`` it replaces (``None`` when it creates one).
-    before: JSON = None
-    #: Its answer, a refusal, held back from being written.
-    held: Held | None = None
-    #: Its answer was to be written but is not, because of what the case is (a dataset's
-    #: row, an ``expected_subset``): a note, not a failure.
-    kept: str | None = None
-    #: Its answer was to be written but cannot be: the case is a case error saying why.
-    unwritten: bool = False
 
 
 def decide(

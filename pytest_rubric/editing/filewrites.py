@@ -1,5 +1,5 @@
 """The write at the end of an update run: each case file written once, with the answers
-its cases shipped (:class:`~pytest_rubric.editing.writes.CaseWrite`), by the run that
+its cases shipped (:class:`~pytest_rubric.running.caserun.CaseWrite`), by the run that
 gathers them (a serial run or the pytest-xdist controller; workers never write).
 
 The file must not have changed on disk since its cases were collected (its SHA-256);
@@ -24,7 +24,8 @@ from pytest_rubric.editing.edits import rewrite
 from pytest_rubric.editing.parts import Part, Source, part_of, splice
 from pytest_rubric.editing.readback import UpdateRefused
 from pytest_rubric.editing.writable import outside, read_only
-from pytest_rubric.editing.writes import CaseWrite, Write, write_of
+from pytest_rubric.editing.writes import Write, write_of
+from pytest_rubric.running.caserun import CaseWrite
 
 _TO_THE_END = 1 << 62  # a line range's end past any file's last line
 

@@ -23,7 +23,12 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock, LabelBlockSource
+from pytest_rubric.core.labelblocks import (
+    JS_WHITESPACE_CHARS,
+    MATRIX_CELLS,
+    LabelBlock,
+    LabelBlockSource,
+)
 from pytest_rubric.core.nearest import nearest, written_for
 from pytest_rubric.core.numbers import int_text
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
@@ -211,12 +216,9 @@ def _tallied(
     both_pass: int, both_fail: int, a_only: int, b_only: int, disagreements: list[JSON]
 ) -> tuple[dict[str, JSON], Evidence]:
     """The answer and evidence of a valid ledger with these counts and disagreements."""
-    matrix: dict[str, JSON] = {
-        "bothPass": both_pass,
-        "bothFail": both_fail,
-        "aOnly": a_only,
-        "bOnly": b_only,
-    }
+    matrix: dict[str, JSON] = dict(
+        zip(MATRIX_CELLS.values(), (both_pass, both_fail, a_only, b_only), strict=True)
+    )
     agreement = both_pass + both_fail
     total = agreement + a_only + b_only
     answer: dict[str, JSON] = {
@@ -274,10 +276,14 @@ def review_rows(
             "id": row.get("id"),
             "a": a,
             "b": b,
-            "side": "aOnly" if a else "bOnly",
+            "side": _A_ONLY if a else _B_ONLY,
             "where": where(index),
             "fields": fields,
         }
+
+
+#: A disagreement row's side: the cell it is counted in.
+_A_ONLY, _B_ONLY = MATRIX_CELLS[True, False], MATRIX_CELLS[False, True]
 
 
 def _row_name(index: int) -> str:

@@ -9,6 +9,7 @@ from functools import partial
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator, OnLedger, Summary
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.core.shown import show
 from pytest_rubric.evaluators import (
     evaluate_agreement,
@@ -142,11 +143,9 @@ AGREEMENT_ANSWERS: dict[str, JSON] = {
                 "matrix": {
                     "description": "Rows by label pair: both true, both false, only a, only b.",
                     "type": "object",
-                    "required": ["bothPass", "bothFail", "aOnly", "bOnly"],
+                    "required": list(MATRIX_CELLS.values()),
                     "additionalProperties": False,
-                    "properties": {
-                        key: _COUNT for key in ("bothPass", "bothFail", "aOnly", "bOnly")
-                    },
+                    "properties": {key: _COUNT for key in MATRIX_CELLS.values()},
                 },
                 "agreement": {"description": "Rows where a and b agree.", **_COUNT},
                 "total": {"description": "Rows in the ledger.", **_COUNT},

@@ -57,7 +57,7 @@ class CaseReports:
             except KeyboardInterrupt:
                 raise
             except BaseException as exc:  # never lose the case: fail it, saying why
-                payload = unrecorded(case, report, exc)
+                payload = unrecorded(case, report, exc, full=self.run.full)
             # A plain JSON attribute travels with the report to an xdist controller.
             report.rubric = payload  # type: ignore[attr-defined]
         return report
@@ -91,7 +91,7 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
             return
         from pytest_rubric.plugin.payloads import lost
 
-        payload = lost(report)
+        payload = lost(report, full=run.full)
     if payload is None:
         return
     from pytest_rubric.reports.sealing import sealed, unsealed
@@ -115,10 +115,13 @@ def gather(run: RubricRun, report: pytest.TestReport) -> None:
     cases[report.nodeid] = payload
 
 
-def unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) -> Payload:
-    """A case whose record could not be made: it fails, saying so."""
+def unrecorded(
+    item: RubricItem, report: pytest.TestReport, exc: BaseException, *, full: bool
+) -> Payload:
+    """A case whose record could not be made: it fails, saying so, recorded as a case
+    that never ran to an outcome."""
     from pytest_rubric.core.escapes import escape_controls
-    from pytest_rubric.reports.caserecords import base_record
+    from pytest_rubric.plugin.payloads import payload_of
 
     why = f"its record could not be made: {type(exc).__name__}"
     with contextlib.suppress(Exception):
@@ -126,14 +129,4 @@ def unrecorded(item: RubricItem, report: pytest.TestReport, exc: BaseException) 
     if report.when == "call" or report.failed:
         report.outcome = "failed"
         report.longrepr = f"{item.display}:{item.case.line}: {why}"
-    record = base_record(
-        nodeid=item.nodeid,
-        case=item.case.name,
-        file=item.file,
-        line=item.case.line,
-        index=item.case.index,
-        evaluator=item.evaluator.name,
-        outcome="case-error",
-    )
-    record["problems"] = [why]
-    return {"record": record, "summary": None}
+    return payload_of(item.record_of(), None, full=full, ended=("case-error", why))

@@ -3,10 +3,10 @@ value, and its report's payload built from that value once.
 
 The path of a case from its run to its record: :func:`pytest_rubric.running.runner.run_case`
 gives its outcome; in an update run :func:`pytest_rubric.editing.decisions.decide` decides
-what becomes of its answer (a :class:`~pytest_rubric.editing.decisions.CaseRun`, made
-in every run); the item keeps that one frozen value until pytest reports the run, when
-:meth:`RubricItem.payload` builds the record with
-:func:`pytest_rubric.reports.caserecords.case_record`.
+what becomes of its answer (a :class:`~pytest_rubric.running.caserun.CaseRun`, made
+in every run; ``editing/`` is imported only in an update run); the item keeps that one
+frozen value until pytest reports the run, when :meth:`RubricItem.payload` builds the
+record with :func:`pytest_rubric.reports.caserecords.full_record` (or ``brief_record``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Iterator
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _pytest._code.code import TerminalRepr
@@ -26,7 +26,6 @@ from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import CaseFileError, RegistrationError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator
-from pytest_rubric.editing.decisions import CaseRun, decide, fillable
 from pytest_rubric.plugin.collecting import configured_evaluator, pytest_marks
 from pytest_rubric.plugin.failures import (
     RubricCaseError,
@@ -35,7 +34,7 @@ from pytest_rubric.plugin.failures import (
     failure_of,
 )
 from pytest_rubric.plugin.paths import display_path, root_path
-from pytest_rubric.plugin.payloads import Payload, ended_by, summary_line
+from pytest_rubric.plugin.payloads import Payload, ended_by, payload_of, summary_line
 from pytest_rubric.plugin.quiet import REPORT_DOMAIN
 from pytest_rubric.plugin.state import (
     case_cache_of,
@@ -43,8 +42,9 @@ from pytest_rubric.plugin.state import (
     review_limit,
     update_reads_of,
 )
-from pytest_rubric.reports.caserecords import case_record, input_set_apart
-from pytest_rubric.running.outcome import MATCHED
+from pytest_rubric.reports.caserecords import RecordOf
+from pytest_rubric.running.caserun import CaseRun
+from pytest_rubric.running.outcome import MATCHED, CaseOutcome
 from pytest_rubric.running.runner import run_case
 
 if TYPE_CHECKING:
@@ -177,19 +177,16 @@ class RubricItem(pytest.Item):
         case, mode = self.case, self.config.option.rubric_update
         if mode is not None and self.get_closest_marker("xfail") is not None:
             mode = None  # an expected failure's answer (ours or another plugin's) is never written
+        if mode is None:  # a run that writes no answer: the outcome is all there is
+            return CaseRun(self._outcome(case))
+        # What becomes of an answer, decided only in an update run: a run that writes none
+        # never imports editing/.
+        from pytest_rubric.editing.decisions import decide, fillable
+
         filled = fillable(case, mode)
         if filled:  # no 'expected' is its only problem: run it to write the answer
             case = dataclasses.replace(case, problems=()).with_expected({})
-        outcome = run_case(
-            case,
-            self.evaluator,
-            path=self.display,
-            source=self.source,
-            review_limit=review_limit(self.config),
-            review_at=_review_at(self.config, case, self.file),
-        )
-        if mode is None:  # a run that writes no answer: the outcome is all there is
-            return CaseRun(outcome)
+        outcome = self._outcome(case)
         run = decide(
             case,
             outcome,
@@ -205,6 +202,16 @@ class RubricItem(pytest.Item):
             run = dataclasses.replace(run, result=dataclasses.replace(run.result, case=self.case))
         return run
 
+    def _outcome(self, case: Case) -> CaseOutcome:
+        return run_case(
+            case,
+            self.evaluator,
+            path=self.display,
+            source=self.source,
+            review_limit=review_limit(self.config),
+            review_at=_review_at(self.config, case, self.file),
+        )
+
     def payload(self, report: pytest.TestReport, *, full: bool) -> Payload:
         """The payload a phase report of this case carries: its call's, or a setup's or
         teardown's that did not pass (a passing one decides nothing and carries none).
@@ -216,15 +223,10 @@ class RubricItem(pytest.Item):
         outcome = None if run is None else run.result
         matched = outcome is not None and outcome.outcome == MATCHED
         case = self.case
-        input_file = case.input_file
         write = None if run is None else run.write
-        record = case_record(
+        payload = payload_of(
+            self.record_of(),
             outcome,
-            case=case,
-            nodeid=self.nodeid,
-            file=self.file,
-            input_file="" if input_file is None else root_path(self.config, input_file.path),
-            evaluator=self.evaluator.name,
             full=full,
             ended=ended_by(
                 report,
@@ -236,16 +238,10 @@ class RubricItem(pytest.Item):
             update=None
             if write is None or run is None
             else {"before": run.before, "after": write["after"]},
-            input_apart=True,
         )
-        payload: Payload = {
-            "record": record,
-            "summary": summary_line(self.evaluator, case, outcome.actual)
-            if outcome is not None and outcome.evaluated
-            else None,
-        }
-        if input_set_apart(record):
-            payload["input"] = cast(str, case.packed_input)
+        record = payload["record"]
+        if outcome is not None and outcome.evaluated:
+            payload["summary"] = summary_line(self.evaluator, case, outcome.actual)
         if run is not None:
             if run.unwritten:
                 payload["unwritten"] = True
@@ -261,6 +257,17 @@ class RubricItem(pytest.Item):
                 # Written by the run that gathers the payloads, at its end (never by a worker).
                 payload["write"] = write
         return payload
+
+    def record_of(self) -> RecordOf:
+        """Whose record this case's is, as a report names it."""
+        input_file = self.case.input_file
+        return RecordOf(
+            self.case,
+            self.nodeid,
+            self.file,
+            "" if input_file is None else root_path(self.config, input_file.path),
+            self.evaluator.name,
+        )
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None

@@ -8,22 +8,28 @@ evaluator, a plugin or pytest hands them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import pytest
 
+from pytest_rubric.casefiles.cases import Case, Place
 from pytest_rubric.casefiles.suffixes import SUFFIXES as CASE_FILE_SUFFIXES
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON, copied
-from pytest_rubric.editing.decisions import HeldRecord
-from pytest_rubric.editing.writes import CaseWrite
-from pytest_rubric.reports.caserecords import Ended, base_record, stopped
+from pytest_rubric.reports.caserecords import (
+    Ended,
+    RecordOf,
+    brief_record,
+    full_record,
+    input_set_apart,
+)
+from pytest_rubric.reports.records import UpdateRecord
 from pytest_rubric.reports.sealing import KeptRecord
 from pytest_rubric.reports.summary import SummaryLine
-from pytest_rubric.running.outcome import CASE_ERROR, Outcome
+from pytest_rubric.running.caserun import CaseWrite, HeldRecord
+from pytest_rubric.running.outcome import CASE_ERROR, CaseOutcome, Outcome
 
 if TYPE_CHECKING:
-    from pytest_rubric.casefiles.cases import Case
     from pytest_rubric.casefiles.marks import Marks
     from pytest_rubric.core.evaluator import Evaluator
 
@@ -50,6 +56,24 @@ class Payload(_PayloadKeys, total=False):
     input: str
     #: Its answer differs but is not written, and why (a dataset's row, an expected_subset).
     kept: str
+
+
+def payload_of(
+    of: RecordOf,
+    outcome: CaseOutcome | None,
+    *,
+    full: bool,
+    ended: Ended | None = None,
+    update: UpdateRecord | None = None,
+) -> Payload:
+    """A payload holding the record of ``of`` (:func:`full_record` when a report or page
+    reads the run's records, ``full``; :func:`brief_record` otherwise), with no summary
+    line; a full record's ``input`` set apart travels beside it, as the case's packed text."""
+    record = (full_record if full else brief_record)(of, outcome, ended, update)
+    payload: Payload = {"record": record, "summary": None}
+    if input_set_apart(record):
+        payload["input"] = cast(str, of.case.packed_input)
+    return payload
 
 
 def ended_by(
@@ -134,29 +158,16 @@ def summary_line(evaluator: Evaluator, case: Case, answer: JSON) -> SummaryLine 
     return {"title": escape_controls(str(summary.title)), "line": escape_controls(str(line))}
 
 
-def lost(report: pytest.TestReport) -> Payload | None:
-    """A record for a case whose own report never came: pytest-xdist reports a
-    crashed worker's case as failed, without the payload its worker would have sent."""
-    path, sep, case = report.nodeid.partition("::")
+def lost(report: pytest.TestReport, *, full: bool) -> Payload | None:
+    """A payload for a case whose own report never came: pytest-xdist reports a crashed
+    worker's case as failed, without the payload its worker would have sent."""
+    path, sep, name = report.nodeid.partition("::")
     if not (report.failed and sep and path.endswith(CASE_FILE_SUFFIXES)):
         return None
     location = getattr(report, "location", None)
     line = location[1] + 1 if location and isinstance(location[1], int) else 1
-    record = base_record(
-        nodeid=report.nodeid,
-        case=case,
-        file=path,
-        line=line,
-        index=0,
-        evaluator="(unknown)",
-        outcome=CASE_ERROR,
-    )
-    # What the case file said is not known here: the report's keys stay, empty.
-    record["input"] = {}
-    record["expected"] = {}
-    record["differingKeys"] = []
-    record["evidence"] = None
-    return {
-        "record": stopped(record, CASE_ERROR, f"its run was lost: {_why(report)}"),
-        "summary": None,
-    }
+    # What the case file said is not known here: a case of its name and line, its input
+    # and expected answer empty, and its evaluator unknown.
+    case = Case(name=name, index=0, place=Place(line=line, col=1))
+    of = RecordOf(case, report.nodeid, path, "", "(unknown)")
+    return payload_of(of, None, full=full, ended=(CASE_ERROR, f"its run was lost: {_why(report)}"))

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.editing.decisions import HeldRecord, ci_variable
+from pytest_rubric.editing.decisions import ci_variable
 from pytest_rubric.editing.filewrites import FileResult, write_file
-from pytest_rubric.editing.writes import CaseWrite
 from pytest_rubric.plugin.paths import display_path
 from pytest_rubric.plugin.payloads import Payload
 from pytest_rubric.reports.caserecords import stopped
 from pytest_rubric.reports.summary import MAX_LINES, plural
+from pytest_rubric.running.caserun import CaseWrite, HeldRecord
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED
 
 

@@ -1,14 +1,18 @@
 """A case's record, built in one place from what became of the case.
 
-:func:`case_record` builds it once, when pytest reports the case's run: from the case's
-outcome (``None`` when it never ran to one), how pytest or another plugin ended it
-(``ended``), and the answer ``--rubric-update`` writes. After that only what comes
-later changes it (:func:`stopped`): its teardown failing, or its answer not being
-written after all.
+A record is built once, when pytest reports the case's run, by one of two builders over
+one core: :func:`full_record` when a report, a page or a baseline reads the run's records,
+:func:`brief_record` otherwise. Each takes whose record it is (:class:`RecordOf`) and the
+case's outcome (``None`` when it never ran to one: a case error until ``ended`` says
+otherwise, a lost worker's case, a case whose record could not be made), how pytest or
+another plugin ended it (``ended``), and the answer ``--rubric-update`` writes. After
+that only what comes later changes it (:func:`stopped`): its teardown failing, or its
+answer not being written after all.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, overload
 
 from pytest_rubric.core.escapes import escape_controls, is_encodable
@@ -25,51 +29,94 @@ if TYPE_CHECKING:
 Ended: TypeAlias = tuple[Outcome, str]
 
 
-def case_record(
+@dataclass(frozen=True, slots=True)
+class RecordOf:
+    """Whose record it is: the case as it was collected, and how a report names it: its
+    node ID, its case file and input file relative to rootdir (``""`` for none), and its
+    evaluator's name."""
+
+    case: Case
+    nodeid: str
+    file: str
+    input_file: str
+    evaluator: str
+
+
+def brief_record(
+    of: RecordOf,
     outcome: CaseOutcome | None,
-    *,
-    case: Case,
-    nodeid: str,
-    file: str,
-    input_file: str,
-    evaluator: str,
-    full: bool,
     ended: Ended | None = None,
     update: UpdateRecord | None = None,
-    input_apart: bool = False,
 ) -> CaseRecord:
-    """The record of ``case`` (node ID ``nodeid``; ``file`` and ``input_file`` relative to
-    rootdir, ``""`` for none): of its ``outcome`` when it ran, else a case error until
-    ``ended`` says otherwise; with the ``update`` it writes when it matched.
+    """The record of ``of`` a run keeps when nothing reads more than its summary: who,
+    where and what became of it (see :func:`full_record` for the arguments)."""
+    return _finished(_head(of, outcome), _as_ran(of, outcome), outcome, ended, update)
 
-    ``input_apart``: a full record whose ``input`` is the case's packed text leaves it out
-    (:func:`input_set_apart` says so), for :func:`~pytest_rubric.reports.sealing.sealed`
-    to set that text in as it is."""
-    if outcome is not None:
-        case = outcome.case  # as it ran: with the expected answer it was compared with
-    record = base_record(
-        nodeid=nodeid,
-        case=case.name,
-        file=file,
-        line=case.line,
-        index=case.index,
-        evaluator=evaluator if outcome is None else outcome.evaluator,
-        outcome=CASE_ERROR if outcome is None else outcome.outcome,
-    )
-    if full:
-        if input_file:
-            record["inputFile"] = input_file
-        elif outcome is not None and case.problems:  # its file's problems kept it from running
-            record["input"] = {}
-        elif not (input_apart and type(case.packed_input) is str):
-            record["input"] = plain_copy(case.packed_input)
-        if outcome is None:
-            record["expected"] = plain_copy(case.packed_expected)
-            record["differingKeys"] = []
-            record["evidence"] = None
-            record["problems"] = []
-        else:
-            _ran(record, outcome)
+
+def full_record(
+    of: RecordOf,
+    outcome: CaseOutcome | None,
+    ended: Ended | None = None,
+    update: UpdateRecord | None = None,
+) -> CaseRecord:
+    """The whole record of ``of``, as a report writes it: of its ``outcome`` when it ran,
+    else a case error until ``ended`` says otherwise; with the ``update`` it writes when
+    it matched.
+
+    An ``input`` the case keeps as packed text is left out (:func:`input_set_apart` says
+    so), for :func:`~pytest_rubric.reports.sealing.sealed` to set that text in as it is."""
+    record = _head(of, outcome)
+    case = _as_ran(of, outcome)
+    if of.input_file:
+        record["inputFile"] = of.input_file
+    elif outcome is not None and case.problems:  # its file's problems kept it from running
+        record["input"] = {}
+    elif type(case.packed_input) is not str:
+        record["input"] = plain_copy(case.packed_input)
+    if outcome is None:
+        record["expected"] = plain_copy(case.packed_expected)
+        record["differingKeys"] = []
+        record["evidence"] = None
+        record["problems"] = []
+    else:
+        _ran(record, outcome)
+    return _finished(record, case, outcome, ended, update)
+
+
+def input_set_apart(record: CaseRecord) -> bool:
+    """Whether :func:`full_record` left ``record``'s ``input`` apart (``record`` has
+    ``expected``: it is full)."""
+    return "expected" in record and "input" not in record and "inputFile" not in record
+
+
+def _as_ran(of: RecordOf, outcome: CaseOutcome | None) -> Case:
+    """The case as it ran: with the expected answer it was compared with."""
+    return of.case if outcome is None else outcome.case
+
+
+def _head(of: RecordOf, outcome: CaseOutcome | None) -> CaseRecord:
+    """The keys every record has."""
+    case = _as_ran(of, outcome)
+    return {
+        "nodeid": text(of.nodeid) or "",
+        "case": text(case.name) or "",
+        "file": text(of.file) or "",
+        "line": case.line,
+        "index": case.index,
+        "evaluator": text(of.evaluator if outcome is None else outcome.evaluator) or "",
+        "outcome": CASE_ERROR if outcome is None else outcome.outcome,
+    }
+
+
+def _finished(
+    record: CaseRecord,
+    case: Case,
+    outcome: CaseOutcome | None,
+    ended: Ended | None,
+    update: UpdateRecord | None,
+) -> CaseRecord:
+    """``record`` with what every record says after its outcome: how pytest ended it, the
+    answer it writes, and the case's ``expected_subset`` and dataset."""
     if ended is not None:
         _end(record, *ended)
     if update is not None and outcome is not None and record["outcome"] == MATCHED:
@@ -82,12 +129,6 @@ def case_record(
             "row": text(case.row.place) or "",
         }
     return record
-
-
-def input_set_apart(record: CaseRecord) -> bool:
-    """Whether :func:`case_record` left a full record's ``input`` apart (``record`` has
-    ``expected``: it is full)."""
-    return "expected" in record and "input" not in record and "inputFile" not in record
 
 
 def _ran(record: CaseRecord, outcome: CaseOutcome) -> None:
@@ -117,27 +158,6 @@ def _ran(record: CaseRecord, outcome: CaseOutcome) -> None:
 def _facts(facts: object) -> dict[str, JSON]:
     shown = plain(facts) if type(facts) is dict else {}
     return shown if isinstance(shown, dict) else {}
-
-
-def base_record(
-    *,
-    nodeid: str,
-    case: str,
-    file: str,
-    line: int,
-    index: int,
-    evaluator: str,
-    outcome: Outcome,
-) -> CaseRecord:
-    return {
-        "nodeid": text(nodeid) or "",
-        "case": text(case) or "",
-        "file": text(file) or "",
-        "line": line,
-        "index": index,
-        "evaluator": text(evaluator) or "",
-        "outcome": outcome,
-    }
 
 
 @overload

@@ -6,10 +6,11 @@ one ``pytest-rubric diff --json`` prints and ``diff.schema.json`` describes.
 
 Cases are matched by node ID (a dataset's row is a case of its own). A case is listed
 when it is in one report only, when its outcome changed, or when its answer changed
-under strict JSON equality while its outcome did not. A case whose answer in both
-reports is an agreement ledger's is also compared as a ledger: its matrix and
-agreement before and after, and the disagreement IDs that entered and left; a ledger
-whose answer changed while its outcome did not is listed as a ledger only.
+under strict JSON equality while its outcome did not. A case that is a ledger's in both
+reports (:func:`~pytest_rubric.reports.records.ledger_of`: its evaluator declared one) is
+also compared as a ledger: its matrix and agreement before and after, and the
+disagreement IDs that entered and left; a ledger whose answer changed while its outcome
+did not is listed as a ledger only.
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ from typing import Any, Literal, TypedDict
 
 from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.reports.merge import MergeRefused, parse
-from pytest_rubric.reports.records import DatasetRecord
+from pytest_rubric.reports.records import DatasetRecord, ledger_of
 
 FORMAT = "pytest-rubric-diff"
 VERSION = 1
-#: The cells of an agreement matrix, in the order they are shown.
-MATRIX_KEYS = ("bothPass", "bothFail", "aOnly", "bOnly")
 #: Outcomes that fail a run: a case that has one now is listed first.
 FAILING = ("mismatched", "case-error")
 
@@ -236,9 +236,12 @@ def _same_answer(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
 
 
 def _ledger_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> LedgerChange | None:
-    """How the ledger answer of a case changed, or ``None`` when either answer is not
-    an agreement ledger's (called only when the answers differ)."""
-    before, after = _ledger(old.get("actual")), _ledger(new.get("actual"))
+    """How the ledger answer of a case changed, or ``None`` when either record is not a
+    ledger's (called only when the answers differ)."""
+    old_ledger, new_ledger = ledger_of(old), ledger_of(new)
+    if old_ledger is None or new_ledger is None:
+        return None
+    before, after = _ledger(old_ledger.answer), _ledger(new_ledger.answer)
     if before is None or after is None:
         return None
     entered, left = entered_and_left(before[1], after[1])
@@ -249,21 +252,23 @@ def _ledger_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> LedgerChan
         "line": new["line"],
         "before": before[0],
         "after": after[0],
-        "entered": _placed(entered, new),
-        "left": _placed(left, old),
+        "entered": _placed(entered, new_ledger.review),
+        "left": _placed(left, old_ledger.review),
     }
 
 
-def _ledger(answer: object) -> tuple[LedgerState, list[str]] | None:
-    """An agreement answer's matrix, agreement and total, and its disagreement IDs;
-    ``None`` for any other answer."""
-    if not isinstance(answer, dict) or answer.keys() != _LEDGER_KEYS:
+def _ledger(answer: Mapping[str, Any]) -> tuple[LedgerState, list[str]] | None:
+    """A ledger's answer as its matrix, agreement and total, and its disagreement IDs;
+    ``None`` for an answer that holds more or less than these (a plugin's ledger
+    evaluator may answer otherwise): then it is compared as any answer, since a ledger's
+    entry says all that changed."""
+    if answer.keys() != _LEDGER_KEYS:
         return None
     matrix, ids = answer["matrix"], answer["disagreements"]
     if not (
         isinstance(matrix, dict)
         and matrix.keys() == _MATRIX_KEY_SET
-        and all(_is_count(matrix[key]) for key in MATRIX_KEYS)
+        and all(_is_count(matrix[key]) for key in MATRIX_CELLS.values())
         and _is_count(answer["agreement"])
         and _is_count(answer["total"])
         and isinstance(ids, list)
@@ -271,19 +276,18 @@ def _ledger(answer: object) -> tuple[LedgerState, list[str]] | None:
     ):
         return None
     state: LedgerState = {
-        "matrix": {key: matrix[key] for key in MATRIX_KEYS},
+        "matrix": {key: matrix[key] for key in MATRIX_CELLS.values()},
         "agreement": answer["agreement"],
         "total": answer["total"],
     }
     return state, ids
 
 
-def _placed(ids: list[str], record: Mapping[str, Any]) -> list[Moved]:
-    """Each of ``ids`` with where ``record``'s review found its row."""
+def _placed(ids: list[str], review: Mapping[str, Any]) -> list[Moved]:
+    """Each of ``ids`` with where ``review`` found its row."""
     where: dict[str, str] = {}
     if ids:
-        review = record.get("review")
-        rows = review.get("rows") if isinstance(review, dict) else None
+        rows = review.get("rows")
         for row in rows if isinstance(rows, list) else ():
             if isinstance(row, dict):
                 one, place = row.get("id"), row.get("where")
@@ -293,7 +297,7 @@ def _placed(ids: list[str], record: Mapping[str, Any]) -> list[Moved]:
 
 
 _LEDGER_KEYS = frozenset({"matrix", "agreement", "total", "disagreements"})
-_MATRIX_KEY_SET = frozenset(MATRIX_KEYS)
+_MATRIX_KEY_SET = frozenset(MATRIX_CELLS.values())
 
 
 def _is_count(value: object) -> bool:

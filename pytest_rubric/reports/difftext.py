@@ -14,7 +14,8 @@ import json
 from collections.abc import Sequence
 
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.reports.diff import MATRIX_KEYS, CaseChange, Comparison, LedgerChange, Moved
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
+from pytest_rubric.reports.diff import CaseChange, Comparison, LedgerChange, Moved
 
 #: Sections of case changes, in the order shown: the change, its heading.
 _SECTIONS = (
@@ -99,7 +100,7 @@ def ledger_line(ledger: LedgerChange, *, limit: int | None = None) -> str:
     ]
     cells = [
         f"{key} {before['matrix'][key]} -> {after['matrix'][key]}"
-        for key in MATRIX_KEYS
+        for key in MATRIX_CELLS.values()
         if before["matrix"][key] != after["matrix"][key]
     ]
     if cells:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsondecode import StrictDecoder
 from pytest_rubric.reports.jsonreport import FORMAT, VERSION, document
 from pytest_rubric.reports.records import CaseRecord, SuiteRecord
 from pytest_rubric.reports.suites import suite_digest
@@ -51,18 +52,12 @@ class ShardReport:
         return cast("list[CaseRecord]", self.data["cases"])
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object as a dict, refusing a key it gives twice (json keeps the last one,
-    which could turn a mismatch into a match)."""
-    made = dict(pairs)
-    if len(made) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                shown = escape_controls(json.dumps(key, ensure_ascii=False)[:60])
-                raise ValueError(f"it gives the key {shown} twice in one object")
-            seen.add(key)
-    return made
+def _repeated(key: str) -> str:
+    return f"it gives the key {escape_controls(json.dumps(key, ensure_ascii=False)[:60])} twice in one object"
+
+
+def _constant(name: str) -> str:
+    return f"it holds {name}, which JSON does not have"
 
 
 def parse(name: str, content: bytes, version: str, *, same_tool: bool = True) -> ShardReport:
@@ -72,9 +67,7 @@ def parse(name: str, content: bytes, version: str, *, same_tool: bool = True) ->
     shown = _shown(name)
     try:
         data = json.loads(
-            content.decode("utf-8-sig"),
-            parse_constant=_refuse_constant,
-            object_pairs_hook=_no_duplicate_keys,
+            content.decode("utf-8-sig"), cls=StrictDecoder, repeated=_repeated, constant=_constant
         )
     except UnicodeDecodeError:
         raise MergeRefused(f"{shown} is not a pytest-rubric report: it is not UTF-8 text") from None
@@ -379,10 +372,6 @@ def _texts(value: object) -> bool:
 #: What every case record of a report has (the schema's required keys).
 _TEXT_KEYS = ("nodeid", "case", "file", "evaluator")
 _KEYS = ("expected", "differingKeys", "evidence", "problems", "duration")
-
-
-def _refuse_constant(name: str) -> object:
-    raise ValueError(f"it holds {name}, which JSON does not have")
 
 
 def _is_int(value: object) -> bool:

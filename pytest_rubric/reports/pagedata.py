@@ -10,14 +10,19 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.reports.pagecompare import BaselineChanges
 from pytest_rubric.reports.pagegroups import ledger_groups
+from pytest_rubric.reports.records import ledger_of
 from pytest_rubric.reports.sealing import SealedRecord, unsealed
 
 #: Rows shown per page of a ledger's table: a ledger of any length opens at once.
 PAGE_ROWS = 200
 
 _PAGE_OUTCOMES = ("mismatched", "case-error", "xpassed")
+#: The matrix's cells as the page draws them: a row for each of a's labels (true, then
+#: false), a column for each of b's. The page's script names no cell itself.
+MATRIX_GRID = [[MATRIX_CELLS[a, b] for b in (True, False)] for a in (True, False)]
 
 
 def page_data(
@@ -47,15 +52,15 @@ def page_data(
         nodeid = record.get("nodeid")
         if since is not None and isinstance(nodeid, str):
             head.update(since.outcome_change(nodeid))
-        review = record.get("review")
-        actual = record.get("actual")
-        if isinstance(review, Mapping) and isinstance(actual, Mapping):
+        declared = ledger_of(record)
+        if declared is not None:
+            answer, review = declared
             ledger = {
                 **head,
                 "inputFile": record.get("inputFile"),
-                "matrix": actual.get("matrix"),
-                "agreement": actual.get("agreement"),
-                "total": actual.get("total"),
+                "matrix": answer.get("matrix"),
+                "agreement": answer.get("agreement"),
+                "total": answer.get("total"),
                 "rows": review.get("rows", []),
                 "more": review.get("more", 0),
                 "graders": _graders(review.get("graders")),
@@ -81,6 +86,7 @@ def page_data(
         "exitStatus": report.get("exitStatus"),
         "summary": report.get("summary", {}),
         "pageRows": PAGE_ROWS,
+        "cells": MATRIX_GRID,
         "ledgers": ledgers,
         "problems": problems,
         "passed": passed,

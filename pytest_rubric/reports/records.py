@@ -10,7 +10,8 @@ one place (:mod:`pytest_rubric.reports.caserecords`) and kept sealed
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.running.outcome import Outcome, ReviewRecord
@@ -87,3 +88,26 @@ class ShardRecord(TypedDict):
     plugin: Literal["pytest-split", "pytest-shard"]
     group: int
     splits: int
+
+
+class Ledger(NamedTuple):
+    """A ledger's record as diff and the review page read it: its evaluator's answer, and
+    the rows it kept to review."""
+
+    answer: Mapping[str, Any]
+    review: Mapping[str, Any]
+
+
+def ledger_of(record: Mapping[str, Any]) -> Ledger | None:
+    """``record`` as a ledger's, or ``None`` when it is not one.
+
+    A record is a ledger's because its evaluator declared one, never because of its
+    answer's keys: only an evaluator with ``ledger=OnLedger(review=...)`` gives a record
+    its ``review`` (when a report is asked for and its input is valid), so the record
+    carries that declaration, in every report of this format, before this rule was
+    written too. A ledger's record that kept no answer (a case error after it ran, a
+    skip) is read as any other case's."""
+    review, answer = record.get("review"), record.get("actual")
+    if isinstance(review, Mapping) and isinstance(answer, Mapping):
+        return Ledger(answer, review)
+    return None
