@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from pytest_rubric.core.evaluator import Evidence, RowLabel
 from pytest_rubric.evaluators.agreement import stream_agreement, tally_rows
-from pytest_rubric.inputs import ledgermaps
+from pytest_rubric.inputs import pairing
+from pytest_rubric.inputs.findings import LabelOutside
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.notes import LabelOutside, ReadNotes
 from pytest_rubric.inputs.reading import WholeInput, input_file_at, open_input
+from pytest_rubric.inputs.readnotes import ReadNotes
 from pytest_rubric.inputs.rows import FileRows
 
 WORDS = (("accept", True), ("reject", False))
@@ -209,7 +210,7 @@ def test_cases_judged_once_found_midway_give_the_same_rows(tmp_path: Path, after
     path = tmp_path / "l.csv"
     path.write_text(text)
     expected = list(FileRows(input_file_at(path, ledger=LONG)))
-    with mock.patch.object(ledgermaps, "LONE_AFTER", after):
+    with mock.patch.object(pairing, "LONE_AFTER", after):
         rows = FileRows(input_file_at(path, ledger=LONG))
         got = [(row, rows.line) for row in rows]
     assert [row for row, _ in got] == expected

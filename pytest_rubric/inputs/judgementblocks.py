@@ -23,10 +23,10 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.blocks import JudgementCounts
+from pytest_rubric.inputs.findings import Findings, grader_shown
 from pytest_rubric.inputs.judgements import judgements_of
 from pytest_rubric.inputs.keypaths import getter
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.notes import Findings, grader_shown
 from pytest_rubric.inputs.selection import Conditions
 
 #: Judgements tallied a block.
