@@ -53,6 +53,9 @@ class Outside:
 
 #: What a label value means, as :func:`label_meaning` reads it.
 Meaning = Callable[[object], tuple[object, Outside | None]]
+#: The meanings of the two Booleans, made once: a label is read for every row.
+_TRUE: tuple[object, Outside | None] = (True, None)
+_FALSE: tuple[object, Outside | None] = (False, None)
 
 
 def label_meaning(labels: Labels) -> Meaning:
@@ -71,7 +74,9 @@ def label_meaning(labels: Labels) -> Meaning:
     if labels is None:
 
         def plain(value: object) -> tuple[object, Outside | None]:
-            if type(value) is bool or value is ABSENT:
+            if type(value) is bool:
+                return _TRUE if value else _FALSE
+            if value is ABSENT:
                 return value, None
             hint = outside_hint(None, value)
             return value, None if hint is None else Outside(value, hint)
@@ -79,14 +84,16 @@ def label_meaning(labels: Labels) -> Meaning:
         return plain
     lookup = label_lookup(labels)
     # Each label of text with its meaning, ready: the usual label, read with one lookup.
-    words = {label: (lookup(label), None) for label, _ in labels if type(label) is str}
+    words = {label: _TRUE if lookup(label) else _FALSE for label, _ in labels if type(label) is str}
 
     def vocabulary(value: object) -> tuple[object, Outside | None]:
-        if type(value) is str and value in words:
-            return words[value]
+        if type(value) is str:
+            found = words.get(value)
+            if found is not None:
+                return found
         meaning = lookup(value)
         if meaning is not None:
-            return meaning, None
+            return _TRUE if meaning else _FALSE
         if value is ABSENT:
             return value, None
         kept = value if isinstance(value, str) or type(value) in (dict, list) else None

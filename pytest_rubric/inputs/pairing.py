@@ -339,19 +339,14 @@ def _paired(
                 done.add(entry.case_id)
                 yield entry
                 continue
-        yield from _complete_held(held, done)
+        while held:  # the cases at the head that wait for nothing more go, in order
+            head = next(iter(held.values()))
+            if not head.complete:
+                break
+            held.popitem(last=False)
+            done.add(head.case_id)
+            yield head
     yield from _all_held(held, done)
-
-
-def _complete_held(held: OrderedDict[str, Waiting], done: set[str]) -> Iterator[Waiting]:
-    """The cases at the head of ``held`` that wait for nothing more, in order."""
-    while held:
-        head = next(iter(held.values()))
-        if not head.complete:
-            return
-        held.popitem(last=False)
-        done.add(head.case_id)
-        yield head
 
 
 def _all_held(held: OrderedDict[str, Waiting], done: set[str]) -> Iterator[Waiting]:
