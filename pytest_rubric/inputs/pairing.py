@@ -24,7 +24,7 @@ from pytest_rubric.core.compare import json_equal
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.findings import NO_GRADER, Findings, grader_shown
-from pytest_rubric.inputs.keypaths import ABSENT, getter
+from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.ledgermaps import (
     ROW_KEYS,
     Meaning,
@@ -56,10 +56,10 @@ class PairingPlaces:
 @dataclass(frozen=True, slots=True)
 class JudgementReader:
     """How a ``ledger:`` block reads each judgement: its case's ID, its grader, its label
-    and what that means, the names of graders a and b, and the keys that are not review
-    fields."""
+    and what that means (``label_path``: where the label is), the names of graders a and
+    b, and the keys that are not review fields."""
 
-    ledger: Ledger
+    label_path: KeyPath
     case_id: Callable[[object], object]
     grader: Callable[[object], object]
     label: Callable[[object], object]
@@ -73,7 +73,7 @@ class JudgementReader:
         assert ledger.label is not None
         used = {ledger.id.parts[0], ledger.grader.parts[0], ledger.label.parts[0]}
         return cls(
-            ledger=ledger,
+            label_path=ledger.label,
             case_id=id_reader(ledger.id, ledger.selection),
             grader=getter(ledger.grader),
             label=getter(ledger.label),
@@ -215,15 +215,9 @@ def _judged(
     evaluator says so). ``notes`` count the judgements of other graders, which are left
     out, and, once every judgement is read, how many a and b each gave."""
     a_name, b_name = reader.names
-    get_grader, get_id, get_label, meaning = (
-        reader.grader,
-        reader.case_id,
-        reader.label,
-        reader.meaning,
-    )
+    get_grader, get_id = reader.grader, reader.case_id
+    get_label, meaning = reader.label, reader.meaning
     by_a = by_b = 0
-    label_path = reader.ledger.label
-    assert label_path is not None
     for judgement in judgements:
         if type(judgement) is not dict:
             yield judgement
@@ -242,7 +236,7 @@ def _judged(
         case_id = get_id(judgement)
         value = get_label(judgement)
         if value is ABSENT and notes.dotted is None:
-            note_dotted(notes, "label", label_path, judgement, here)
+            note_dotted(notes, "label", reader.label_path, judgement, here)
         label, outside = meaning(value)
         first = outside is not None and note_outside(notes, outside, here, side, case_id)
         yield Judged(judgement, side, case_id, label, first)
