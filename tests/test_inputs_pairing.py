@@ -3,12 +3,15 @@ directly on hand-made judgement streams (no file, no loader, no pytest run)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from unittest import mock
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from pytest_rubric.inputs import pairing
 from pytest_rubric.inputs.cursor import Cursor
@@ -287,3 +290,37 @@ def test_cases_the_whole_export_judges_once_wait_for_nothing_once_asked(after: i
     else:  # never asked: the lone case holds every row to the end
         assert asked == []
         assert reached == [6, 6, 6]
+
+
+#: Judgements as (case ID, grader, verdict): IDs that are text or not, a grader who is
+#: neither a nor b, repeats.
+STREAMS = st.lists(
+    st.tuples(
+        st.sampled_from(["c1", "c2", "c3", 7]),
+        st.sampled_from(["alice", "bob", "carol"]),
+        st.sampled_from(["PASS", "FAIL"]),
+    ),
+    max_size=12,
+)
+
+
+@given(STREAMS, st.integers(min_value=0, max_value=3))
+def test_every_judgement_by_a_or_b_is_in_one_row_whenever_lone_cases_are_asked_for(
+    stream: list[tuple[object, str, str]], after: int
+) -> None:
+    assume(not stream or any(who != "carol" for _, who, _ in stream))  # else: the problem
+    judgements: list[object] = [j(case_id, who, verdict) for case_id, who, verdict in stream]
+    plain = Paired(judgements)
+    rows = [row for row in plain.rows if isinstance(row, dict)]
+    labels = [(row["id"], side, row[side]) for row in rows for side in "ab" if side in row]
+    read = [
+        (case_id, "a" if who == "alice" else "b", verdict == "PASS")
+        for case_id, who, verdict in stream
+        if who != "carol"
+    ]
+    assert sorted(labels, key=repr) == sorted(read, key=repr)
+    judged = Counter(case_id for case_id, who, _ in stream if who != "carol")
+    lone = frozenset(c for c, n in judged.items() if n == 1 and type(c) is str)
+    with mock.patch.object(pairing, "LONE_AFTER", after):
+        asked = Paired(judgements, find_lone=lambda: lone)
+    assert (asked.rows, asked.lines) == (plain.rows, plain.lines)
