@@ -18,8 +18,7 @@ from pytest_rubric.core.evaluator import Evidence, RowLabel
 from pytest_rubric.descriptions.keypaths import KeyPath
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.evaluators.agreement import stream_agreement, tally_rows
-from pytest_rubric.inputs import ledgermaps
-from pytest_rubric.inputs.notes import LabelOutside, ReadNotes
+from pytest_rubric.inputs import pairing
 from pytest_rubric.inputs.reading import WholeInput, open_input
 from pytest_rubric.inputs.rows import FileRows
 
@@ -154,55 +153,6 @@ def test_a_paired_row_holds_the_outside_label_of_its_second_judgement(tmp_path: 
     assert notes.label() == RowLabel(0, "b")
 
 
-OUTSIDE = ReadNotes(
-    vocabulary="PASS (true), FAIL (false)",
-    outside=LabelOutside("l.csv:3", "b", "y", "maybe", 1),
-    ignored=(("carol", 2),),
-    whole=True,
-)
-
-
-@pytest.mark.parametrize(
-    ("evidence", "problem"),
-    [
-        pytest.param(
-            Evidence(problem="l.csv:3 rows[1].b (id 'y') is ...", about=RowLabel(1, "b")),
-            OUTSIDE.problem(),
-            id="about-that-label-replaced",
-        ),
-        pytest.param(
-            Evidence(problem="l.csv:3 rows[1].a ...", about=RowLabel(1, "a")),
-            f"l.csv:3 rows[1].a ...; and {OUTSIDE.problem()}",
-            id="the-other-side-appended",
-        ),
-        pytest.param(
-            Evidence(problem="l.csv:3 rows[1].b (id 'y') is ..."),
-            f"l.csv:3 rows[1].b (id 'y') is ...; and {OUTSIDE.problem()}",
-            id="no-structured-place-appended",
-        ),
-        pytest.param(
-            Evidence(problem="l.csv:4 rows[2].id 'y' repeats rows[1].id"),
-            f"l.csv:4 rows[2].id 'y' repeats rows[1].id; and {OUTSIDE.problem()}",
-            id="never-over-an-identity-problem",
-        ),
-        pytest.param(Evidence(), None, id="a-valid-input-keeps-no-problem"),
-    ],
-)
-def test_typed_notes_decide_whose_words_are_shown_without_reading_them(
-    evidence: Evidence, problem: str | None
-) -> None:
-    got = OUTSIDE.applied_to(evidence)
-    assert got is not None
-    assert got.problem == problem
-    assert got.facts == {"ignored judgements": "2 by graders other than a and b (carol 2)"}
-
-
-def test_other_graders_are_counted_only_for_an_export_read_whole() -> None:
-    partial = ReadNotes(vocabulary="", ignored=(("carol", 2),), whole=False)
-    assert partial.applied_to(None) is None
-    assert partial.facts() == {}
-
-
 @pytest.mark.parametrize("after", [1, 2, 100])
 def test_cases_judged_once_found_midway_give_the_same_rows(tmp_path: Path, after: int) -> None:
     lines = "".join(f"c{n},alice,accept\nc{n},bob,reject\n" for n in range(6))
@@ -210,7 +160,7 @@ def test_cases_judged_once_found_midway_give_the_same_rows(tmp_path: Path, after
     path = tmp_path / "l.csv"
     path.write_text(text)
     expected = list(FileRows(input_file_at(path, ledger=LONG)))
-    with mock.patch.object(ledgermaps, "LONE_AFTER", after):
+    with mock.patch.object(pairing, "LONE_AFTER", after):
         rows = FileRows(input_file_at(path, ledger=LONG))
         got = [(row, rows.line) for row in rows]
     assert [row for row, _ in got] == expected

@@ -30,15 +30,15 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
-from pytest_rubric.descriptions.labels import label_lookup, outside_hint
 from pytest_rubric.descriptions.ledger import vocabulary
 from pytest_rubric.descriptions.misfits import misfit
 from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.judgements import kept_rows
-from pytest_rubric.inputs.ledgermaps import grouped
-from pytest_rubric.inputs.notes import Findings, ReadNotes
+from pytest_rubric.inputs.ledgermaps import Outside, grouped, label_meaning
+from pytest_rubric.inputs.readnotes import ReadNotes
 from pytest_rubric.inputs.rows import ROW_SOURCES, document_place, group_of_last
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
@@ -50,10 +50,10 @@ BLOCK_ROWS = 4096
 
 
 #: One row of a side as read: its ID, its label (its Boolean, or the value outside the
-#: vocabulary), ``None`` or (the hint, the value) for a label outside the vocabulary, its
-#: number in the side's file (its place is worded only when a message names it), and its
-#: review fields (side a's only).
-_Read = tuple[object, object, "tuple[str | None, object] | None", int, "dict[str, object] | None"]
+#: vocabulary), ``None`` or why the label is outside the vocabulary, its number in the
+#: side's file (its place is worded only when a message names it), and its review fields
+#: (side a's only).
+_Read = tuple[object, object, "Outside | None", int, "dict[str, object] | None"]
 
 
 class JoinedRows:
@@ -172,11 +172,7 @@ class JoinedRows:
         # booleans): read with dict lookups, no call a row.
         id_key = _one_key(side_spec.id) if not side_spec.selection.ids_as_text else None
         label_key = _one_key(side_spec.a)
-        labels = side_spec.labels
-        lookup = label_lookup(labels)
-        words = (
-            dict(labels) if labels is not None and all(type(w) is str for w, _ in labels) else None
-        )
+        meaning = label_meaning(side_spec.labels)
         used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b", *grouped(side_spec)}
         groups = self._groups if index == 0 else None
         kept_any = False
@@ -189,24 +185,7 @@ class JoinedRows:
                         "a mapping holding its ID and label"
                     )
                 value = row.get(label_key, ABSENT) if label_key is not None else get_label(row)
-                outside: tuple[str | None, object] | None = None
-                label = value
-                if words is not None and type(value) is str and value in words:
-                    label = words[value]
-                elif value is ABSENT or (labels is None and type(value) is bool):
-                    pass
-                elif labels is None:
-                    hint = outside_hint(None, value)
-                    if hint is not None:
-                        outside = (hint, value)
-                else:
-                    meaning = lookup(value)
-                    if meaning is None:
-                        outside = (outside_hint(labels, value), value)
-                        keep = isinstance(value, str) or type(value) in (dict, list)
-                        label = value if keep else None
-                    else:
-                        label = meaning
+                label, outside = meaning(value)
                 kept = (
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
@@ -246,9 +225,11 @@ class JoinedRows:
             if findings.outside is None:
                 for index, one in ((side, read), (1, other)):
                     if one is not None and one[2] is not None:
-                        hint, value = one[2]
+                        outside = one[2]
                         place = self.place(index, one[3])
-                        findings.label_outside(place, "ab"[index], one[0], value, handed, hint)
+                        findings.label_outside(
+                            place, "ab"[index], one[0], outside.value, handed, outside.hint
+                        )
                         break
             self._last = (side, read[3])
             if type(read[0]) is int:
@@ -299,7 +280,7 @@ class JoinedRows:
             side_a = self.sides[0]
             kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
             words = nowhere_words(findings.groups, f"side a's file {side_a.display}", kept)
-            findings.nowhere = str(misfit(self.case_file, path.at, words))
+            findings.group_nowhere = str(misfit(self.case_file, path.at, words))
         findings.whole = True
 
     def here(self) -> str:
@@ -326,7 +307,7 @@ class JoinedRows:
         findings = chosen
         side = 0 if findings.outside is None or findings.outside.side == "a" else 1
         spec = self.sides[side].ledger
-        return findings.notes(vocabulary(None if spec is None else spec.labels))
+        return ReadNotes.of(findings, vocabulary(None if spec is None else spec.labels))
 
 
 def _one_key(path: KeyPath) -> str | None:

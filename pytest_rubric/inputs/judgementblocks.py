@@ -26,8 +26,8 @@ from pytest_rubric.descriptions.keypaths import getter
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.descriptions.selection import Conditions
 from pytest_rubric.inputs.blocks import JudgementCounts
+from pytest_rubric.inputs.findings import Findings, grader_shown
 from pytest_rubric.inputs.judgements import judgements_of
-from pytest_rubric.inputs.notes import Findings, grader_shown
 
 #: Judgements tallied a block.
 CHUNK = 4096

@@ -31,13 +31,16 @@ from pytest_rubric.descriptions.misfits import LedgerError, misfit
 from pytest_rubric.descriptions.selection import Conditions
 from pytest_rubric.inputs.csvrows import csv_rows
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.groups import GroupTally, nowhere_words
 from pytest_rubric.inputs.jsondocs import document_rows
 from pytest_rubric.inputs.jsonl import jsonl_rows
 from pytest_rubric.inputs.judgementblocks import judgement_blocks
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
-from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
-from pytest_rubric.inputs.notes import Findings, ReadNotes, path_break
+from pytest_rubric.inputs.ledgermaps import mapped_rows
+from pytest_rubric.inputs.notewords import path_break
+from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
+from pytest_rubric.inputs.readnotes import ReadNotes
 from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textblocks import lone_judgements, text_label_blocks
 from pytest_rubric.inputs.textfiles import text_rows, unreadable
@@ -200,13 +203,6 @@ class FileRows:
         elif conditions.checks:
             raw = kept_rows(raw, conditions)  # type: ignore[assignment]
         if ledger.per_judgement:
-
-            def line() -> int:
-                return cursor.position
-
-            def at_line(number: int) -> None:
-                cursor.row_line = number
-
             find_lone = None
             if self.base == ".csv":
                 file = self.file
@@ -214,17 +210,8 @@ class FileRows:
                 def find_lone() -> frozenset[str] | None:
                     return lone_judgements(file)
 
-            rows = paired_judgements(
-                raw,
-                ledger,
-                findings,
-                here,
-                line,
-                at_line,
-                find_lone,
-                self.case_file,
-                findings.groups,
-            )
+            places = PairingPlaces(cursor, here)
+            rows = paired_judgements(raw, ledger, findings, places, find_lone, self.case_file)
         else:
             rows = mapped_rows(raw, ledger, findings, here, findings.groups)
         handed = False
@@ -242,7 +229,7 @@ class FileRows:
         if groups is not None and groups.nowhere():  # never one group of a misspelt key
             kept = bool(ledger.selection.where)
             words = nowhere_words(groups, self.display, kept)
-            findings.nowhere = str(misfit(self.case_file, groups.path.at, words))
+            findings.group_nowhere = str(misfit(self.case_file, groups.path.at, words))
         findings.left_out = conditions.left_out
         findings.whole = True
 
@@ -312,7 +299,7 @@ class FileRows:
         chosen = next((found for kind, found in self._passes if kind == "rows"), None)
         if chosen is None:
             chosen = next((found for _, found in self._passes if found.whole), None)
-        return None if chosen is None else chosen.notes(ledger.vocabulary())
+        return None if chosen is None else ReadNotes.of(chosen, ledger.vocabulary())
 
 
 def group_of_last(passes: list[tuple[str, Findings]]) -> str | None:

@@ -31,8 +31,8 @@ from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseO
 
 if TYPE_CHECKING:
     from pytest_rubric.inputs.joins import JoinedRows
-    from pytest_rubric.inputs.notes import ReadNotes
     from pytest_rubric.inputs.reading import WholeInput
+    from pytest_rubric.inputs.readnotes import ReadNotes
     from pytest_rubric.inputs.rows import FileRows
 
 #: Frames from these folders (this package's, pytest's, pluggy's) are never shown in an
@@ -178,7 +178,7 @@ class _Asking:
     def __init__(self, case: Case, evaluator: Evaluator, source: str, path: str = "") -> None:
         self.case = case
         self.path = path
-        #: What reading the case's export found (:class:`~pytest_rubric.inputs.notes.ReadNotes`).
+        #: What reading the case's export found (:class:`~pytest_rubric.inputs.readnotes.ReadNotes`).
         self.notes: ReadNotes | None = None
         self.evaluator = evaluator
         self.call = _Caller(evaluator, source)
