@@ -25,9 +25,11 @@ from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
+from pytest_rubric.inputs.formats.registry import traits_of
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile, joined_sides
+from pytest_rubric.inputs.traits import NO_FORMAT, FormatLookup
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS: tuple[str, ...] = ("id", "note", "input", "input_file", "ledger", "dataset")
@@ -290,14 +292,15 @@ class Validator:
                 )
             )
             return None
-        input_format = "" if input_file is None else input_file.format
+        fmt = None if input_file is None else input_file.format
+        formats = FormatLookup(NO_FORMAT if fmt is None else fmt.traits, traits_of)
         return read_ledger(
             raw["ledger"],
             value_at,
             self.spans.keys,
             self.spans.items,
             lambda at, message: problems.append(self.error(at, message)),
-            fmt=input_format,
+            formats=formats,
         )
 
     def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:

@@ -18,6 +18,7 @@ from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.datasetspec import read_dataset
 from pytest_rubric.inputs.labels import Position, Report
 from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.traits import NO_FORMAT
 
 #: Where a case's expected answer may be written: at most one of them.
 EXPECTATIONS = ("expected", "expected_subset", "dataset.expected")
@@ -95,8 +96,8 @@ def read_dataset_case(
             if problem is not None:
                 refuse(file_at, problem)
                 source = None
-    fmt = "" if source is None else source.format
-    dataset = read_dataset(block, value_at, keys, items, refuse, fmt=fmt)
+    traits = NO_FORMAT if source is None or source.format is None else source.format.traits
+    dataset = read_dataset(block, value_at, keys, items, refuse, traits=traits)
     if dataset is None or source is None:
         return None
     return replace(source, dataset=dataset)

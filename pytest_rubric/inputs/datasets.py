@@ -1,7 +1,7 @@
 """A dataset's rows, each as the case it is: its ID, the evaluator's input, its own
 expected answer (when the block names one), or what is wrong with it.
 
-The rows are read by the ledger readers (:data:`~pytest_rubric.inputs.rows.ROW_SOURCES`:
+The rows are read by the file's format (:mod:`~pytest_rubric.inputs.formats`:
 the same formats, key paths, ``records``, ``where`` and ``ids``). Each row's input is
 built from the block's ``input``: its leaves read from the row (a path that leads
 nowhere leaves its key out, which the evaluator then names), each value a word of
@@ -35,7 +35,6 @@ from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.labels import label_lookup
 from pytest_rubric.inputs.misfits import LedgerError, misfit
-from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
 from pytest_rubric.inputs.selection import Conditions, id_reader
 from pytest_rubric.inputs.source import InputFile
 
@@ -61,27 +60,22 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     ``case_file`` names the case file in messages about the block."""
     dataset = file.dataset
     assert dataset is not None
-    base = file.format.removesuffix(".gz")
+    fmt = file.reader
     cursor = Cursor()
 
     def place(number: int) -> str:
-        if base == ".parquet":
-            return f"{file.display}#row {number}"
-        if base == ".json":
-            return f"{file.display}{document_place(file, number)}"
-        return f"{file.display}:{number}"
+        return f"{file.display}{fmt.place(file, number)}"
 
     def here() -> str:
         return place(cursor.position)
 
-    label_of = {".parquet": "row {}", ".json": "item {}"}.get(base, "line {}")
     conditions = Conditions(dataset.selection.where, here)
     get_id = id_reader(dataset.id, dataset.selection)
-    build = _builder(dataset, csv=base == ".csv")
+    build = _builder(dataset, csv=fmt.traits.text_cells)
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = 0
-    rows = ROW_SOURCES[base](file, case_file, cursor)
+    rows = fmt.rows(file, case_file, cursor)
     while True:
         try:
             row = next(rows)
@@ -94,7 +88,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
                 raise  # nothing could be read: the file's own fault
             # A row the reader refuses: its own item fails; the reader cannot go on past it.
             number = cursor.position
-            label = label_of.format(number - 1 if base == ".json" else number)
+            label = fmt.row_label(number)
             words = f"{exc}; the rows after it are not read: fix it, and they run again"
             yield _refused(label, place(number), words)
             return
@@ -102,7 +96,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
         if conditions.checks and type(row) is dict and not conditions.kept(row):
             continue
         number = cursor.position
-        label = label_of.format(number - 1 if base == ".json" else number)
+        label = fmt.row_label(number)
         where = place(number)
         if type(row) is not dict:
             yield _refused(label, where, f"{where} is {describe(row)}, not a mapping (a row)")

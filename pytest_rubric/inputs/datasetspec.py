@@ -39,6 +39,7 @@ from pytest_rubric.inputs.selection import (
     read_selection,
     selection_from_json,
 )
+from pytest_rubric.inputs.traits import FileTraits
 
 DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
 #: The evaluator's input as a dataset names it: one key path (the whole input), or the
@@ -166,10 +167,10 @@ def read_dataset(
     items: Mapping[int, Sequence[Position]],
     problem: Report,
     *,
-    fmt: str,
+    traits: FileTraits,
 ) -> Dataset | None:
-    """The :class:`Dataset` a case's ``dataset:`` value describes (its ``file`` of format
-    ``fmt`` resolved by the loader), or ``None`` after reporting each problem through
+    """The :class:`Dataset` a case's ``dataset:`` value describes (its ``file``, of these
+    ``traits``, resolved by the loader), or ``None`` after reporting each problem through
     ``problem``. ``at`` is where the value starts; ``keys`` and ``items`` the loader's
     positions."""
     example = "'dataset: {file: logs/decisions.jsonl, id: decision_id, input: {pass: verdict}}'"
@@ -191,14 +192,13 @@ def read_dataset(
     ):
         if key not in block:
             refuse(at, f"a dataset needs '{key}:' ({what})")
-    csv_like = fmt.removesuffix(".gz") == ".csv"
     case_id = (
-        read_key_path(block["id"], "id", value_at("id"), items, refuse, csv_like, "dataset 'id'")
+        read_key_path(block["id"], "id", value_at("id"), items, refuse, traits, "dataset 'id'")
         if "id" in block
         else None
     )
     template = (
-        _template(block["input"], "input", value_at("input"), keys, items, refuse, csv_like)
+        _template(block["input"], "input", value_at("input"), keys, items, refuse, traits)
         if "input" in block
         else None
     )
@@ -210,19 +210,19 @@ def read_dataset(
             value_at("expected"),
             items,
             refuse,
-            csv_like,
+            traits,
             "dataset 'expected'",
         )
-        if expected is not None and csv_like:
+        if expected is not None and traits.text_cells:
             refuse(
                 value_at("expected"),
                 "dataset 'expected' names a column of a .csv file, whose cells are text, "
                 "never an answer's mapping; give the case an 'expected_subset' or "
                 "'expected' instead, or keep the rows as .jsonl",
             )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
-    split = _split(block, value_at, keys, refuse, csv_like, template)
-    selection = read_selection(block, value_at, keys, items, refuse, fmt, "dataset")
+    labels = read_labels(block, value_at("labels"), keys, items, refuse, traits)
+    split = _split(block, value_at, keys, refuse, traits, template)
+    selection = read_selection(block, value_at, keys, items, refuse, traits, "dataset")
     if problems:
         for where, message in problems:
             problem(where, message)
@@ -239,7 +239,7 @@ def _template(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
-    csv_like: bool,
+    traits: FileTraits,
 ) -> Template | None:
     """The input template ``value`` writes (under the key ``named``), or ``None``."""
     words = f"dataset '{named}'"
@@ -255,11 +255,11 @@ def _template(
         out: list[tuple[str, Template]] = []
         for key, inner in value.items():
             inner_at = inner_places.value(key)
-            read = _template(inner, f"{named}.{key}", inner_at, keys, items, refuse, csv_like)
+            read = _template(inner, f"{named}.{key}", inner_at, keys, items, refuse, traits)
             if read is not None:
                 out.append((key, read))
         return tuple(out) if len(out) == len(value) else None
-    if named == "input" and csv_like:
+    if named == "input" and traits.text_cells:
         refuse(
             at,
             f"{words} names one column of a .csv file, whose cells are text, never the "
@@ -267,7 +267,7 @@ def _template(
             "columns, e.g. 'input: {pass: verdict}'",
         )
         return None
-    return read_key_path(value, named.rpartition(".")[2], at, items, refuse, csv_like, words)
+    return read_key_path(value, named.rpartition(".")[2], at, items, refuse, traits, words)
 
 
 def _split(
@@ -275,14 +275,14 @@ def _split(
     value_at: Any,
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     refuse: Report,
-    csv_like: bool,
+    traits: FileTraits,
     template: Template | None,
 ) -> tuple[tuple[str, str], ...]:
     """``split``: each CSV column the input reads as a list of text, with its separator."""
     if "split" not in block:
         return ()
     value, at = block["split"], value_at("split")
-    if not csv_like:
+    if not traits.text_cells:
         refuse(
             at,
             "dataset 'split' reads a .csv column as a list; a JSON row holds its lists as "

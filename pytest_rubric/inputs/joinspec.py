@@ -16,14 +16,13 @@ not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.formats import INPUT_FORMATS
 from pytest_rubric.inputs.keypaths import (
     KeyPath,
     path_from_json,
@@ -32,6 +31,7 @@ from pytest_rubric.inputs.keypaths import (
 )
 from pytest_rubric.inputs.labels import Places, Position, Report, read_labels, refuse_unknown_keys
 from pytest_rubric.inputs.selection import Selection, read_selection, selection_from_json
+from pytest_rubric.inputs.traits import NO_FORMAT, FileTraits
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
@@ -87,11 +87,6 @@ def side_from_json(value: Any, labels_of: Any) -> Side:
     )
 
 
-def format_of(written: str) -> str:
-    """The input format ``written`` names by its suffix (``""``: none known)."""
-    return next((suffix for suffix in INPUT_FORMATS if written.endswith(suffix)), "")
-
-
 def read_side(
     name: str,
     block: dict[str, JSON],
@@ -99,9 +94,11 @@ def read_side(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
+    traits_of: Callable[[str], FileTraits],
 ) -> Side | None:
     """Side ``name`` (``a`` or ``b``) as ``block`` describes it, or ``None`` after
-    refusing each problem at its place."""
+    refusing each problem at its place; ``traits_of`` gives its file's traits from its
+    written name."""
     places = Places(block, at, keys)
     key_at, value_at = places.key, places.value
 
@@ -112,7 +109,7 @@ def read_side(
 
     refuse_unknown_keys(block, SIDE_KEYS, f"a key of a side of a join ('{name}')", key_at, note)
     written = block.get("input_file")
-    fmt = ""
+    traits = NO_FORMAT
     if not isinstance(written, str) or not written.strip():
         note(
             value_at("input_file") if "input_file" in block else at,
@@ -122,8 +119,7 @@ def read_side(
         )
         written = ""
     else:
-        fmt = format_of(written)
-    csv_like = fmt.removesuffix(".gz") == ".csv"
+        traits = traits_of(written)
     paths: dict[str, KeyPath | None] = {}
     for key in ("id", "label"):
         if key not in block:
@@ -136,10 +132,10 @@ def read_side(
             paths[key] = None
             continue
         paths[key] = read_key_path(
-            block[key], key, value_at(key), items, note, csv_like, f"'{name}.{key}'"
+            block[key], key, value_at(key), items, note, traits, f"'{name}.{key}'"
         )
-    labels = read_labels(block, value_at("labels"), keys, items, note, csv_like)
-    selection = read_selection(block, value_at, keys, items, note, fmt, f"'{name}'")
+    labels = read_labels(block, value_at("labels"), keys, items, note, traits)
+    selection = read_selection(block, value_at, keys, items, note, traits, f"'{name}'")
     for where, message in problems:
         refuse(where, message)
     case_id, label = paths.get("id"), paths.get("label")

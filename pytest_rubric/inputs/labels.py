@@ -12,6 +12,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.shown import describe, show
 from pytest_rubric.core.slips import boolean_slip
+from pytest_rubric.inputs.traits import FileTraits
 
 Position = tuple[int, int]
 #: ``problem(position, message)``: report a problem of the block.
@@ -64,7 +65,7 @@ def read_labels(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
-    csv_like: bool,
+    traits: FileTraits,
 ) -> tuple[tuple[JSON, bool], ...] | None:
     if "labels" not in block:
         return None
@@ -109,7 +110,7 @@ def read_labels(
         return None
     seen: dict[tuple[str, JSON], tuple[bool, Position]] = {}
     for label, meaning, where in pairs:
-        if csv_like and not isinstance(label, str):
+        if traits.text_cells and not isinstance(label, str):
             refuse(
                 where,
                 f"label {show(label)} is not text, but every cell of a .csv ledger is text; "

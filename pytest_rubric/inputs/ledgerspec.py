@@ -41,7 +41,6 @@ from pytest_rubric.core.shown import describe, show
 from pytest_rubric.inputs.joinspec import (
     JOIN_LEDGER_KEYS,
     Side,
-    format_of,
     outside_join,
     read_side,
     side_from_json,
@@ -66,6 +65,7 @@ from pytest_rubric.inputs.selection import (
     read_selection,
     selection_from_json,
 )
+from pytest_rubric.inputs.traits import NO_FORMAT, FileTraits, FormatLookup
 
 LEDGER_KEYS = (
     "id",
@@ -263,12 +263,12 @@ def read_ledger(
     items: Mapping[int, Sequence[Position]],
     problem: Report,
     *,
-    fmt: str,
+    formats: FormatLookup,
 ) -> Ledger | None:
     """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
     reporting each problem through ``problem``. ``at`` is where the value starts;
     ``keys`` and ``items`` are the loader's positions (``Spans.keys``/``Spans.items``);
-    ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV can hold."""
+    ``formats`` what the input file's format (and a join's sides') can hold."""
     if not isinstance(block, dict):
         problem(
             at,
@@ -285,7 +285,7 @@ def read_ledger(
 
     refuse_unknown_keys(block, LEDGER_KEYS, "a ledger key", key_at, refuse)
     if isinstance(block.get("a"), dict) or isinstance(block.get("b"), dict):
-        ledger = _join(block, at, keys, items, refuse, key_at, value_at)
+        ledger = _join(block, at, keys, items, refuse, formats.of)
         for where, message in problems:
             problem(where, message)
         return None if problems else ledger
@@ -298,14 +298,14 @@ def read_ledger(
         )
         rows = PER_ROW
     per_judgement = rows == PER_JUDGEMENT
-    csv_like = fmt.removesuffix(".gz") == ".csv"
+    traits = formats.file
 
     def path(key: str, default: str | None) -> KeyPath | None:
         if key not in block:
             if default is None:
                 return None
             return KeyPath((default,), at, default)
-        return read_key_path(block[key], key, value_at(key), items, refuse, csv_like)
+        return read_key_path(block[key], key, value_at(key), items, refuse, traits)
 
     if per_judgement:
         for key in ("grader", "label", "a", "b"):
@@ -338,7 +338,7 @@ def read_ledger(
         for key, name in (("a", a_name), ("b", b_name)):
             if key not in block or (type(name) is str and name):
                 continue
-            if type(name) in (int, float) and csv_like:
+            if type(name) in (int, float) and traits.text_cells:
                 refuse(
                     value_at(key),
                     f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
@@ -372,9 +372,9 @@ def read_ledger(
                     f"ledger '{first}' and '{second}' name the same column or key "
                     f"{escape_controls(repr(one.written))}; each names its own",
                 )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
+    labels = read_labels(block, value_at("labels"), keys, items, refuse, traits)
     graders = read_graders(block, key_at, value_at, keys, refuse)
-    selection = read_selection(block, value_at, keys, items, refuse, fmt)
+    selection = read_selection(block, value_at, keys, items, refuse, traits)
     group_by = path("group_by", None)
     if problems:
         for where, message in problems:
@@ -406,10 +406,12 @@ def _join(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
-    key_at: Callable[[str], Position],
-    value_at: Callable[[str], Position],
+    traits_of: Callable[[str], FileTraits],
 ) -> Ledger | None:
-    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
+    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files, each
+    side's file of the traits ``traits_of`` finds by its written name."""
+    places = Places(block, at, keys)
+    key_at, value_at = places.key, places.value
     for key in block:
         if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
             refuse(key_at(key), outside_join(key))
@@ -426,22 +428,22 @@ def _join(
             )
             sides.append(None)
             continue
-        sides.append(read_side(name, value, value_at(name), keys, items, refuse))
-    # Labels at the ledger level are for both sides: text only where both are CSV.
-    csv_like = all(
-        isinstance(block.get(name), dict)
-        and format_of(str(block[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
-        == ".csv"
-        for name in ("a", "b")
+        sides.append(read_side(name, value, value_at(name), keys, items, refuse, traits_of))
+    # Labels at the ledger level are for both sides: text only where both hold text.
+    both_text = all(
+        isinstance(side, dict) and traits_of(str(side.get("input_file", ""))).text_cells
+        for side in (block.get("a"), block.get("b"))
     )
-    labels = read_labels(block, value_at("labels"), keys, items, refuse, csv_like)
+    labels = read_labels(
+        block, value_at("labels"), keys, items, refuse, FileTraits(text_cells=both_text)
+    )
     graders = read_graders(block, key_at, value_at, keys, refuse)
     side_a, side_b = sides
     group_by = None
     if "group_by" in block:  # a key of side a's rows, read as side a's file holds keys
-        side_csv = side_a is not None and format_of(side_a.input_file).removesuffix(".gz") == ".csv"
+        side_traits = NO_FORMAT if side_a is None else traits_of(side_a.input_file)
         group_by = read_key_path(
-            block["group_by"], "group_by", value_at("group_by"), items, refuse, side_csv
+            block["group_by"], "group_by", value_at("group_by"), items, refuse, side_traits
         )
     if side_a is None or side_b is None:
         return None

@@ -31,10 +31,9 @@ from pytest_rubric.inputs.keypaths import (
 )
 from pytest_rubric.inputs.labels import Position, Report
 from pytest_rubric.inputs.misfits import LedgerError, misfit
+from pytest_rubric.inputs.traits import NO_FORMAT, FileTraits
 
 AS_TEXT = "as-text"
-#: The formats whose rows sit in one JSON document (``records:`` names where).
-DOCUMENTS = (".json", ".json.gz")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,29 +80,28 @@ def read_selection(
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     items: Mapping[int, Sequence[Position]],
     refuse: Report,
-    fmt: str,
+    traits: FileTraits,
     named: str = "ledger",
 ) -> Selection:
-    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of format
-    ``fmt``), each problem refused at its place; ``named`` names the block in messages."""
-    csv_like = fmt.removesuffix(".gz") == ".csv"
+    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of these
+    ``traits``), each problem refused at its place; ``named`` names the block in messages."""
     records = None
     if "records" in block:
         at = value_at("records")
-        if fmt and fmt not in DOCUMENTS:
+        if traits.written and not traits.records:
             refuse(
                 at,
                 f"{named} 'records' names the list of rows inside a .json document, but "
-                f"this file is {fmt}, whose rows are its {'records' if csv_like else 'lines'} "
+                f"this file is {traits.written}, whose rows are its {traits.rows_are} "
                 "already; remove 'records'",
             )
         else:
             records = read_key_path(
-                block["records"], "records", at, items, refuse, False, f"{named} 'records'"
+                block["records"], "records", at, items, refuse, NO_FORMAT, f"{named} 'records'"
             )
     where: list[tuple[KeyPath, JSON]] = []
     if "where" in block:
-        where = _read_where(block["where"], value_at("where"), keys, refuse, csv_like, named)
+        where = _read_where(block["where"], value_at("where"), keys, refuse, traits, named)
     ids_as_text = False
     if "ids" in block:
         if block["ids"] == AS_TEXT:
@@ -122,7 +120,7 @@ def _read_where(
     at: Position,
     keys: Mapping[int, Mapping[str, tuple[Position, Position]]],
     refuse: Report,
-    csv_like: bool,
+    traits: FileTraits,
     named: str,
 ) -> list[tuple[KeyPath, JSON]]:
     example = "'where: {status: submitted}'"
@@ -140,7 +138,7 @@ def _read_where(
         text: JSON = written
         if written.startswith("[") and written.endswith("]"):  # the list form, as a key
             text = [part.strip() for part in written[1:-1].split(",")]
-        elif not csv_like and not all(written.split(".")):
+        elif not traits.text_cells and not all(written.split(".")):
             refuse(
                 key_at,
                 f"{named} 'where' key {escape_controls(repr(written))} has an empty part "
@@ -149,10 +147,10 @@ def _read_where(
                 "hold a dot",
             )
             continue
-        path = read_key_path(text, "where", key_at, {}, refuse, csv_like, f"{named} 'where' key")
+        path = read_key_path(text, "where", key_at, {}, refuse, traits, f"{named} 'where' key")
         if path is None:
             continue
-        if csv_like and type(held) is not str:
+        if traits.text_cells and type(held) is not str:
             refuse(
                 held_at,
                 f"{named} 'where' wants {escape_controls(repr(written))} to hold "
