@@ -177,3 +177,19 @@ def test_the_table_imports_no_reader_until_a_file_is_read() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_loading_inline_cases_imports_no_format(tmp_path: Path) -> None:
+    (tmp_path / "c.rubric.yaml").write_text(
+        "evaluator: agreement\ncases:\n  - id: x\n    input: {rows: []}\n    expected: {}\n"
+    )
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pytest_rubric.casefiles.loader import load_case_file\n"
+        f"load_case_file(Path({str(tmp_path / 'c.rubric.yaml')!r}), 'c.rubric.yaml')\n"
+        "print(sorted(name for name in sys.modules if name.startswith("
+        "'pytest_rubric.inputs.formats.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip() == "['pytest_rubric.inputs.formats.base']", done.stderr

@@ -25,7 +25,6 @@ from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.datasetcase import dataset_keys, read_dataset_case
-from pytest_rubric.inputs.formats.registry import traits_of
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.ledgerspec import Ledger, read_ledger
 from pytest_rubric.inputs.source import InputFile, joined_sides
@@ -292,6 +291,8 @@ class Validator:
                 )
             )
             return None
+        from pytest_rubric.inputs.formats.registry import traits_of  # a file is named
+
         fmt = None if input_file is None else input_file.format
         formats = FormatLookup(NO_FORMAT if fmt is None else fmt.traits, traits_of)
         return read_ledger(

@@ -29,7 +29,6 @@ from pytest_rubric.core.jsoncheck import json_problem
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
 from pytest_rubric.core.shown import describe
-from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
@@ -71,7 +70,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
 
     conditions = Conditions(dataset.selection.where, here)
     get_id = id_reader(dataset.id, dataset.selection)
-    build = _builder(dataset, csv=fmt.traits.text_cells)
+    build = _builder(dataset, text_cells=fmt.traits.text_cells)
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = 0
@@ -190,10 +189,16 @@ def _expected_problem(dataset: Dataset, expected: object, where: str) -> str:
     )
 
 
-def _builder(dataset: Dataset, *, csv: bool) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
+def _builder(
+    dataset: Dataset, *, text_cells: bool
+) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
     """How a row becomes the evaluator's input: the mapping, or why not (a sentence)."""
     lookup = label_lookup(dataset.labels) if dataset.labels is not None else None
-    csv_booleans = CSV_BOOLEANS.get if csv else None
+    csv_booleans = None
+    if text_cells:  # a CSV's true and false cells: its reader, imported when one is read
+        from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
+
+        csv_booleans = CSV_BOOLEANS.get
     split = dict(dataset.split)
 
     def leaf(value: object, column: str) -> object:

@@ -8,7 +8,6 @@ import os
 from pathlib import Path, PureWindowsPath
 
 from pytest_rubric.inputs.formats.base import Format, InputFile
-from pytest_rubric.inputs.formats.registry import format_for, formats_text
 
 
 class InputFiles:
@@ -22,6 +21,9 @@ class InputFiles:
     def resolve(self, value: str, named: str = "input_file") -> tuple[InputFile, str | None]:
         """The input file ``value`` names (resolved, named for messages, its format), and
         a problem with it (or ``None``); ``named`` is how messages name the key."""
+        # The formats, imported when a case names a file: a run of inline cases loads none.
+        from pytest_rubric.inputs.formats.registry import format_for, formats_text
+
         input_format = format_for(value)
         if "\0" in value:
             # No file system path can hold a NUL; os functions raise ValueError on it.
@@ -73,7 +75,11 @@ class InputFiles:
             )
         if input_format is None:
             return _file(
-                value, path, display, input_format, f"{named} {value!r} must end in {_FORMATS}"
+                value,
+                path,
+                display,
+                input_format,
+                f"{named} {value!r} must end in {formats_text()}",
             )
         if other:
             return _file(
@@ -99,6 +105,3 @@ def _file(
     value: str, path: Path, display: str, input_format: Format | None, problem: str | None
 ) -> tuple[InputFile, str | None]:
     return InputFile(text=value, path=path, display=display, format=input_format), problem
-
-
-_FORMATS = formats_text()
