@@ -214,8 +214,8 @@ class JoinedRows:
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
                 case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
-                value = ABSENT if groups is None else groups.read(row)
-                yield case_id, label, outside, cursor.position, kept, value
+                group_value = ABSENT if groups is None else groups.read(row)
+                yield case_id, label, outside, cursor.position, kept, group_value
         except RubricInputError:
             raise
         except Exception as exc:
@@ -263,7 +263,7 @@ class JoinedRows:
         count_a = 0
         for read in self._read(0, True, left_out, findings.groups):
             count_a += 1
-            case_id, label, _, _, fields, value = read
+            case_id, label, _, _, fields, group_value = read
             row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
             if label is not ABSENT:
                 row["a"] = label
@@ -279,7 +279,7 @@ class JoinedRows:
             if fields:
                 row.update(fields)
             if findings.groups is not None:
-                findings.groups.add(row, value)
+                findings.groups.add(row, group_value)
             yield hand(row, 0, read, other)
         rest = heapq.merge(  # b's IDs that a lacks (first seen: one side only), and the rest
             ((read[3], True, read) for case_id, read in held.items() if case_id not in seen),

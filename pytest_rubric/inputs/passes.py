@@ -56,11 +56,14 @@ class Handed:
         """``rows``, each one's place (``cursor.line``) and group (``groups.last``) noted
         as it is handed over, where no pass noted it before."""
         lines = self._lines
+        append = lines.append
+        numbers = self._groups
         for index, row in enumerate(rows):
-            if index == len(lines):
-                lines.append(cursor.line)
-                if self._groups is not None:
-                    self._groups.append(self._number(None if groups is None else groups.last))
+            if index == len(lines):  # read inline: this runs once a row
+                line = cursor.row_line
+                append(cursor.position if line is None else line)
+                if numbers is not None:
+                    numbers.append(self._number(None if groups is None else groups.last))
             yield row
 
     def _number(self, label: str | None) -> int:
