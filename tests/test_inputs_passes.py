@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from test_inputs_reading import EXPORTS, LONG, key
 
 from pytest_rubric.casefiles.loader import load_case_file
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.keypaths import KeyPath
 from pytest_rubric.inputs.ledgerspec import Ledger
@@ -192,17 +194,14 @@ def test_a_join_names_each_row_by_its_own_side_and_group(tmp_path: Path) -> None
 
 def test_the_record_holds_a_number_a_row_and_a_group_a_number() -> None:
     handed = Handed(grouped=True)
+    at = Cursor()
 
-    class At:
-        line = 0
-
-    at = At()
-
-    def rows() -> Iterator[object]:
+    def rows() -> Iterator[JSON]:
         for line in (2, 5, 9):
-            at.line = line
+            at.position = line
+            at.row_line = 4 if line == 9 else None  # a case named by its first judgement
             yield {"line": line}
 
-    assert list(handed.over(rows(), at, None)) == [{"line": 2}, {"line": 5}, {"line": 9}]  # type: ignore[arg-type]
-    assert [handed.line(index) for index in (-1, 0, 1, 2, 3)] == [None, 2, 5, 9, None]
+    assert list(handed.over(rows(), at, None)) == [{"line": 2}, {"line": 5}, {"line": 9}]
+    assert [handed.line(index) for index in (-1, 0, 1, 2, 3)] == [None, 2, 5, 4, None]
     assert [handed.group(index) for index in (0, 2, 3)] == [None, None, None]
