@@ -192,8 +192,8 @@ def test_a_join_names_each_row_by_its_own_side_and_group(tmp_path: Path) -> None
     assert [joined.group(index) for index in range(3)] == ["news", "sports", "(no desk)"]
 
 
-def test_the_record_holds_a_number_a_row_and_a_group_a_number() -> None:
-    handed = Handed(grouped=True)
+def test_the_record_holds_a_number_a_row() -> None:
+    handed = Handed(grouped=False)
     at = Cursor()
 
     def rows() -> Iterator[JSON]:

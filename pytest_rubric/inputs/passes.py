@@ -3,8 +3,8 @@ record of each row's place and group as passes hand rows over (:class:`Handed`).
 
 Row ``i`` of a file has the same place (and group) in every pass over it, so the record
 is filled by whichever pass first reaches a row and answers for any row reached, asked
-in any order, during a pass or after it. It holds a number a row (and a group's number
-where the ledger is grouped), never a row.
+in any order, during a pass or after it. It holds a number a row (and a reference to its
+group's label where the ledger is grouped), never a row.
 """
 
 from __future__ import annotations
@@ -40,15 +40,14 @@ def first_notes(passes: Iterable[Pass], vocabulary: Callable[[Findings], str]) -
 
 class Handed:
     """Each row's place (a line, a row number, or a join's signed number) and, where
-    ``grouped``, its group, as passes hand rows over."""
+    ``grouped``, its group's label, as passes hand rows over."""
 
-    __slots__ = ("_groups", "_labels", "_lines", "_numbers")
+    __slots__ = ("_groups", "_lines")
 
     def __init__(self, grouped: bool) -> None:
         self._lines = array("q")
-        self._groups: array[int] | None = array("q") if grouped else None
-        self._labels: list[str | None] = []  # the groups' labels, by their numbers
-        self._numbers: dict[str | None, int] = {}
+        #: Each row's group label: the tally's own text, one reference a row.
+        self._groups: list[str | None] | None = [] if grouped else None
 
     def over(
         self, rows: Iterator[JSON], cursor: Cursor, groups: GroupTally | None
@@ -57,21 +56,22 @@ class Handed:
         as it is handed over, where no pass noted it before."""
         lines = self._lines
         append = lines.append
-        numbers = self._groups
+        labels = self._groups
+        if labels is None:
+            for index, row in enumerate(rows):
+                if index == len(lines):  # read inline: this runs once a row
+                    line = cursor.row_line
+                    append(cursor.position if line is None else line)
+                yield row
+            return
+        assert groups is not None  # a grouped ledger's every pass of rows has its tally
+        label = labels.append
         for index, row in enumerate(rows):
-            if index == len(lines):  # read inline: this runs once a row
+            if index == len(lines):
                 line = cursor.row_line
                 append(cursor.position if line is None else line)
-                if numbers is not None:
-                    numbers.append(self._number(None if groups is None else groups.last))
+                label(groups.last)
             yield row
-
-    def _number(self, label: str | None) -> int:
-        number = self._numbers.get(label)
-        if number is None:
-            number = self._numbers[label] = len(self._labels)
-            self._labels.append(label)
-        return number
 
     def line(self, index: int) -> int | None:
         """The place of row ``index``, once a pass handed it over."""
@@ -79,7 +79,7 @@ class Handed:
 
     def group(self, index: int) -> str | None:
         """The group of row ``index``, once a pass handed it over (``None`` ungrouped)."""
-        numbers = self._groups
-        if numbers is None or not 0 <= index < len(numbers):
+        labels = self._groups
+        if labels is None or not 0 <= index < len(labels):
             return None
-        return self._labels[numbers[index]]
+        return labels[index]
