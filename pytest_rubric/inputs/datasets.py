@@ -62,8 +62,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     fmt = file.reader
     cursor = Cursor()
 
-    def place(number: int) -> str:
-        return f"{file.display}{fmt.place(file, number)}"
+    place = file.place
 
     def here() -> str:
         return place(cursor.position)

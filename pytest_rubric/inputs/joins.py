@@ -147,8 +147,7 @@ class JoinedRows:
     def place(self, side: int, number: int) -> str:
         """Row ``number`` of side ``side``'s file, named with the file:
         ``file:LINE``, ``file#row N`` (Parquet), ``file#records[N]`` (a document)."""
-        file = self.sides[side]
-        return f"{file.display}{file.reader.place(file, number)}"
+        return self.sides[side].place(number)
 
     def _read(
         self,

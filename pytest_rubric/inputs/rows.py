@@ -89,7 +89,7 @@ class FileRows:
 
         def here() -> str:
             """The row just read, by its place in the file (for what reading found)."""
-            return f"{self.display}{self.place(cursor.position)}"
+            return self.file.place(cursor.position)
 
         conditions = Conditions(ledger.selection.where, here)
         if ledger.per_judgement:

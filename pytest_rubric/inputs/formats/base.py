@@ -95,6 +95,11 @@ class InputFile:
         described = self.description
         return EVERY_ROW if described is None else described.selection
 
+    def place(self, number: int | str) -> str:
+        """Row ``number``'s place, with the file's name: ``file:LINE``, ``file#row N``,
+        ``file#records[N]``."""
+        return f"{self.display}{self.reader.place(self, number)}"
+
     @property
     def reader(self) -> Format:
         """Its format, once the loader has let it be read."""

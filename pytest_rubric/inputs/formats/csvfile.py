@@ -38,8 +38,7 @@ class Csv:
             return csv_rows(stream, file.display, cursor, file.description, case_file)
 
         def where() -> str:  # the line being read, once there is one
-            at = cursor.position
-            return f"{file.display}{self.place(file, at)}" if at else file.display
+            return file.place(cursor.position) if cursor.position else file.display
 
         return text_rows(file.path, file.display, self.gzipped, read, where)
 

@@ -41,7 +41,7 @@ class JsonDocument:
             return document_rows(stream, file.display, cursor, records, case_file)
 
         def where() -> str:
-            return f"{file.display}{self.place(file, cursor.position)}"
+            return file.place(cursor.position)
 
         return text_rows(file.path, file.display, self.gzipped, read, where)
 

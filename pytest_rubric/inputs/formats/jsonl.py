@@ -38,8 +38,7 @@ class Jsonl:
             return jsonl_rows(stream, file.display, cursor)
 
         def where() -> str:  # the line being read, once there is one
-            at = cursor.position
-            return f"{file.display}{self.place(file, at)}" if at else file.display
+            return file.place(cursor.position) if cursor.position else file.display
 
         return text_rows(file.path, file.display, self.gzipped, read, where)
 
