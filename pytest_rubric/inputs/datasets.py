@@ -31,11 +31,11 @@ from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
 from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset, Template, leaves
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.inputs.labels import label_lookup
 from pytest_rubric.inputs.misfits import LedgerError, misfit
 from pytest_rubric.inputs.selection import Conditions, id_reader
-from pytest_rubric.inputs.source import InputFile
 
 #: Parts of a row ID that would break its item's pytest node ID or a terminal line.
 UNSAFE_ID_PARTS = ("::", "[", "]")

@@ -22,7 +22,7 @@ does not import pytest.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from pytest_rubric.core.errors import RubricInputError
@@ -31,17 +31,15 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.shown import describe
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.groups import GroupTally, nowhere_words
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.inputs.labels import label_lookup, outside_hint
 from pytest_rubric.inputs.ledgermaps import grouped
 from pytest_rubric.inputs.ledgerspec import vocabulary
-from pytest_rubric.inputs.misfits import misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes
-from pytest_rubric.inputs.passes import Handed, Pass, first_notes
+from pytest_rubric.inputs.passes import Handed, Pass, close_groups, first_notes, taken
 from pytest_rubric.inputs.selection import Conditions, id_reader
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 
 #: How many IDs found on one side only the evidence names.
@@ -80,12 +78,10 @@ class JoinedRows:
         self.passes: list[Pass] = []
 
     def __iter__(self) -> Iterator[JSON]:
-        findings = Findings()
-        group_by = self.file.ledger.group_by if self.file.ledger is not None else None
-        if group_by is not None:
-            findings.groups = GroupTally(group_by)
-        self.passes.append(Pass("rows", findings))
+        this = taken("rows", self.file.ledger.group_by if self.file.ledger is not None else None)
+        self.passes.append(this)
         at = Cursor()
+        findings = this.findings
         return self.handed.over(self._joined(findings, at), at, findings.groups)
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
@@ -94,8 +90,9 @@ class JoinedRows:
         sides once, every label a Boolean of its side's vocabulary): ``None``, and
         nothing after it, anywhere else, and the rows are read one at a time, which says
         exactly what is wrong and where."""
-        findings = Findings()
-        self.passes.append(Pass("blocks", findings))
+        this = taken("blocks", None)
+        self.passes.append(this)
+        findings = this.findings
         if self.file.ledger is not None and self.file.ledger.group_by is not None:
             return iter((None,))  # each row's group is read one at a time
         return self._blocks(findings)
@@ -154,11 +151,11 @@ class JoinedRows:
         index: int,
         fields: bool,
         left_out: dict[str, int],
-        groups: GroupTally | None = None,
+        group_of: Callable[[object], object] | None = None,
     ) -> Iterator[_Read]:
         """Side ``index``'s rows as read, those its ``where`` keeps (the rest counted in
         ``left_out``, by the first condition each failed, once the side is read whole),
-        each with the value ``groups`` reads from it."""
+        each with the value ``group_of`` reads from it."""
         file = self.sides[index]
         side_spec = file.ledger
         assert side_spec is not None
@@ -213,7 +210,7 @@ class JoinedRows:
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
                 case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
-                group_value = ABSENT if groups is None else groups.read(row)
+                group_value = ABSENT if group_of is None else group_of(row)
                 yield case_id, label, outside, cursor.position, kept, group_value
         except RubricInputError:
             raise
@@ -260,7 +257,8 @@ class JoinedRows:
             return row  # type: ignore[return-value]
 
         count_a = 0
-        for read in self._read(0, True, left_out, findings.groups):
+        groups = findings.groups
+        for read in self._read(0, True, left_out, None if groups is None else groups.read):
             count_a += 1
             case_id, label, _, _, fields, group_value = read
             row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
@@ -297,12 +295,9 @@ class JoinedRows:
             yield hand(row, 1, read, None)
         findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, count_b))
         findings.left_out = left_out
-        if findings.groups is not None and findings.groups.nowhere():
-            path = findings.groups.path
-            side_a = self.sides[0]
-            kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
-            words = nowhere_words(findings.groups, f"side a's file {side_a.display}", kept)
-            findings.nowhere = str(misfit(self.case_file, path.at, words))
+        side_a = self.sides[0]
+        kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
+        close_groups(findings, f"side a's file {side_a.display}", kept, self.case_file)
         findings.whole = True
 
     def place_of(self, index: int) -> str:

@@ -22,9 +22,9 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.datasetspec import Dataset
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.misfits import dotted_words, header_problem, misfit
-from pytest_rubric.inputs.source import InputFile
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,9 @@ from typing import NamedTuple
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.groups import GroupTally
+from pytest_rubric.inputs.groups import GroupTally, nowhere_words
+from pytest_rubric.inputs.keypaths import KeyPath
+from pytest_rubric.inputs.misfits import misfit
 from pytest_rubric.inputs.notes import Findings, ReadNotes
 
 
@@ -25,6 +27,25 @@ class Pass(NamedTuple):
 
     kind: str
     findings: Findings
+
+
+def taken(kind: str, group_by: KeyPath | None) -> Pass:
+    """A new pass of ``kind``, its findings tallying groups where the ledger has
+    ``group_by``."""
+    findings = Findings()
+    if group_by is not None:
+        findings.groups = GroupTally(group_by)
+    return Pass(kind, findings)
+
+
+def close_groups(findings: Findings, holder: str, kept: bool, case_file: str) -> None:
+    """At a pass's end: never one group of a misspelt key. Where no row handed over holds
+    the ``group_by`` path, ``findings.nowhere`` says so; ``holder`` names the export,
+    ``kept`` whether a ``where`` chose the rows."""
+    groups = findings.groups
+    if groups is not None and groups.nowhere():
+        words = nowhere_words(groups, holder, kept)
+        findings.nowhere = str(misfit(case_file, groups.path.at, words))
 
 
 def first_notes(passes: Iterable[Pass], vocabulary: Callable[[Findings], str]) -> ReadNotes | None:

@@ -23,11 +23,11 @@ from typing import TypeVar
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.formats.registry import format_for
 from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.rows import FileRows
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.inputs.wholejson import read_json, read_json_with_row_lines
 

@@ -24,16 +24,15 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.groups import GroupTally, nowhere_words
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
 from pytest_rubric.inputs.keypaths import ABSENT, getter
 from pytest_rubric.inputs.ledgermaps import mapped_rows, paired_judgements
 from pytest_rubric.inputs.ledgerspec import Ledger
-from pytest_rubric.inputs.misfits import LedgerError, misfit
+from pytest_rubric.inputs.misfits import LedgerError
 from pytest_rubric.inputs.notes import Findings, ReadNotes, path_break
-from pytest_rubric.inputs.passes import Handed, Pass, first_notes
+from pytest_rubric.inputs.passes import Handed, Pass, close_groups, first_notes, taken
 from pytest_rubric.inputs.selection import Conditions
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 
 
@@ -77,10 +76,9 @@ class FileRows:
         ledger = self.file.ledger
         if ledger is None:
             return self.handed.over(raw, cursor, None)
-        findings = Findings()
-        if ledger.group_by is not None:
-            findings.groups = GroupTally(ledger.group_by)
-        self.passes.append(Pass("rows", findings))
+        this = taken("rows", ledger.group_by)
+        self.passes.append(this)
+        findings = this.findings
         return self.handed.over(self._mapped(raw, cursor, findings), cursor, findings.groups)
 
     def _mapped(self, raw: Iterator[JSON], cursor: Cursor, findings: Findings) -> Iterator[JSON]:
@@ -109,11 +107,7 @@ class FileRows:
             raise unreadable(here(), exc) from None
         if conditions.left_out and not handed:  # never an empty ledger
             raise _none_kept(ledger, conditions, self.case_file)
-        groups = findings.groups
-        if groups is not None and groups.nowhere():  # never one group of a misspelt key
-            kept = bool(ledger.selection.where)
-            words = nowhere_words(groups, self.display, kept)
-            findings.nowhere = str(misfit(self.case_file, groups.path.at, words))
+        close_groups(findings, self.display, bool(ledger.selection.where), self.case_file)
         findings.left_out = conditions.left_out
         findings.whole = True
 
@@ -180,11 +174,9 @@ class FileRows:
         ledger = self.file.ledger
         if ledger is not None and (ledger.selection.where or ledger.selection.ids_as_text):
             return iter((None,))
-        findings = Findings()
-        if ledger is not None and ledger.group_by is not None:
-            findings.groups = GroupTally(ledger.group_by)
-        self.passes.append(Pass("blocks", findings))
-        return _blocks_or_rows(self.format.label_blocks(self.file, findings))
+        this = taken("blocks", None if ledger is None else ledger.group_by)
+        self.passes.append(this)
+        return _blocks_or_rows(self.format.label_blocks(self.file, this.findings))
 
     def notes(self) -> ReadNotes | None:
         """What the reading found, for an export read through a ``ledger:`` block

@@ -22,10 +22,10 @@ from pytest_rubric.inputs.blocks import (
     word_block,
 )
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.groups import GroupTally
 from pytest_rubric.inputs.ledgerspec import Ledger
 from pytest_rubric.inputs.notes import Findings, grader_shown
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import open_text, whole_lines
 
 #: What is read in blocks of a CSV ledger without a ``ledger:`` block: this header, then

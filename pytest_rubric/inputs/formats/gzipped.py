@@ -3,17 +3,25 @@ inflated as they are read."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TypeVar
-
-from pytest_rubric.inputs.formats.csvfile import Csv
-from pytest_rubric.inputs.formats.jsondocument import JsonDocument
-from pytest_rubric.inputs.formats.jsonl import Jsonl
-
-#: The text formats, which may be gzip'd.
-_Text = TypeVar("_Text", Jsonl, Csv, JsonDocument)
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 
-def gzipped(text_format: _Text) -> _Text:
+class _Text(Protocol):
+    """A text format: a frozen dataclass with a suffix, which its reading may inflate."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def suffix(self) -> str: ...
+
+    @property
+    def gzipped(self) -> bool: ...
+
+
+_Format = TypeVar("_Format", bound=_Text)
+
+
+def gzipped(text_format: _Format) -> _Format:
     """``text_format`` gzip'd."""
     return replace(text_format, suffix=f"{text_format.suffix}.gz", gzipped=True)
