@@ -52,10 +52,10 @@ def first_notes(passes: Iterable[Pass], vocabulary: Callable[[Findings], str]) -
     """What reading found: the first pass one row at a time, if one was taken (a second
     pass, to find a repeated ID's first place, adds nothing); else the first pass of
     blocks read to its end; ``None`` before either. ``vocabulary`` words the labels."""
-    taken = list(passes)
-    chosen = next((one.findings for one in taken if one.kind == "rows"), None)
+    listed = list(passes)
+    chosen = next((one.findings for one in listed if one.kind == "rows"), None)
     if chosen is None:
-        chosen = next((one.findings for one in taken if one.findings.whole), None)
+        chosen = next((one.findings for one in listed if one.findings.whole), None)
     return None if chosen is None else chosen.notes(vocabulary(chosen))
 
 

@@ -274,7 +274,9 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
         group_of = None
 
-    named: list[int] = []  # the row the review named last (by asking where it is)
+    # The row a review row is about: the one the review asked ``where`` of for it (the
+    # last, if several); a review row that names none has no group.
+    named: list[int] = []
 
     def where(index: int) -> str:
         named[:] = (index,)
@@ -291,6 +293,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
                 continue
             kept = _review_row(ask.call, row)
             label = None if group_of is None or not named else group_of(named[0])
+            named.clear()
             if label is not None and type(kept) is dict:
                 kept["group"] = plain(label)
             rows.append(kept)
