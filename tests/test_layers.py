@@ -408,3 +408,44 @@ def test_no_page_asset_is_a_python_string(module: str, path: Path) -> None:
     assert not found, "HTML, CSS or JavaScript in a string; make it a package file:\n" + "\n".join(
         found
     )
+
+
+#: An input file's suffix, as a value (``".csv"``, ``".json.gz"``): the formats' alone.
+_INPUT_SUFFIX = re.compile(r"\.(?:jsonl|json|csv|parquet|gz)(?:\.gz)?")
+
+
+def _suffix_values(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Each string constant of ``tree`` that is an input suffix, or a tuple of them; the
+    text between an f-string's fields (``f"{name}.json"``) is words, not a value."""
+    inside = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in node.values
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and type(node.value) is str
+            and id(node) not in inside
+            and _INPUT_SUFFIX.fullmatch(node.value)
+        ):
+            yield node.lineno, node.value
+
+
+@pytest.mark.parametrize(
+    ("module", "path"),
+    [pair for pair in _modules() if not pair[0].startswith("pytest_rubric.inputs.formats")],
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_no_module_but_the_formats_names_an_input_suffix(module: str, path: Path) -> None:
+    found = list(_suffix_values(ast.parse(path.read_text(encoding="utf-8"))))
+    assert not found, (
+        f"{module} names input suffixes {found}: ask the file's format "
+        "(pytest_rubric.inputs.formats) what it is"
+    )
+
+
+def test_the_suffix_scan_finds_a_suffix_compared_with_a_path() -> None:
+    tree = ast.parse('ok = name.endswith((".csv", ".csv.gz")) or f"{stem}.json"')
+    assert [value for _, value in _suffix_values(tree)] == [".csv", ".csv.gz"]
