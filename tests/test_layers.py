@@ -217,11 +217,6 @@ MAX_FLOORS = 8
 INPUT_ROOMS = ("inputs", "descriptions")
 MAX_FUNCTION_LINES = 80
 MAX_PARAMETERS = 6
-#: The inputs room is being rebuilt around formats and passes (issue 43); until it lands
-#: it is measured, and expected to miss.
-_REBUILDING = pytest.mark.xfail(
-    strict=True, reason="issue 43: inputs/ rebuilt in the formats/pairing branches"
-)
 
 
 @functools.cache
@@ -255,11 +250,7 @@ def _rooms() -> list[str]:
     return sorted({_layer(module) for module, _ in _modules()})
 
 
-def _room_params(rooms: list[str]) -> list[object]:
-    return [pytest.param(room, marks=_REBUILDING) if room == "inputs" else room for room in rooms]
-
-
-@pytest.mark.parametrize("room", _room_params(_rooms()))
+@pytest.mark.parametrize("room", _rooms())
 def test_no_module_imports_more_than_a_handful_of_its_room(room: str) -> None:
     graph = _room_graph()
     many = [
@@ -282,9 +273,7 @@ def test_no_room_is_more_than_eight_floors_deep(room: str) -> None:
     assert len(chain) <= MAX_FLOORS, f"{room}/ is {len(chain)} floors: " + " -> ".join(chain)
 
 
-@pytest.mark.parametrize(
-    "room", _room_params([room for room in INPUT_ROOMS if (PACKAGE / room).is_dir()])
-)
+@pytest.mark.parametrize("room", [room for room in INPUT_ROOMS if (PACKAGE / room).is_dir()])
 def test_functions_of_the_input_rooms_are_short_and_narrow(room: str) -> None:
     long = []
     for path in sorted((PACKAGE / room).rglob("*.py")):

@@ -74,13 +74,8 @@ class InputFiles:
                 ),
             )
         if input_format is None:
-            return _file(
-                value,
-                path,
-                display,
-                input_format,
-                f"{named} {value!r} must end in {formats_text()}",
-            )
+            problem = f"{named} {value!r} must end in {formats_text()}"
+            return _file(value, path, display, input_format, problem)
         if other:
             return _file(
                 value,

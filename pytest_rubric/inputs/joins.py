@@ -34,7 +34,6 @@ from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_o
 from pytest_rubric.descriptions.ledger import vocabulary
 from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.ledgermaps import Outside, grouped, label_meaning
@@ -78,9 +77,7 @@ class JoinedRows:
     def __iter__(self) -> Iterator[JSON]:
         this = taken("rows", self.file.ledger.group_by if self.file.ledger is not None else None)
         self.passes.append(this)
-        at = Cursor()
-        findings = this.findings
-        return self.handed.over(self._joined(findings, at), at, findings.groups)
+        return self.handed.over(self._joined(this), this.cursor, this.findings.groups)
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
         """The joined rows again, a block at a time, as :class:`LabelBlock`: for a tally
@@ -90,12 +87,12 @@ class JoinedRows:
         exactly what is wrong and where."""
         this = taken("blocks", None)
         self.passes.append(this)
-        findings = this.findings
         if self.file.ledger is not None and self.file.ledger.group_by is not None:
             return iter((None,))  # each row's group is read one at a time
-        return self._blocks(findings)
+        return self._blocks(this)
 
-    def _blocks(self, findings: Findings) -> Iterator[LabelBlock | None]:
+    def _blocks(self, this: Pass) -> Iterator[LabelBlock | None]:
+        findings = this.findings
         left_out: dict[str, int] = {}
         held: dict[str, bool] = {}
         for case_id, label, _, _, _, _ in self._read(1, False, left_out):
@@ -199,9 +196,10 @@ class JoinedRows:
         for reason, count in conditions.left_out.items():
             left_out[f"{name}: {reason}"] = count
 
-    def _joined(self, findings: Findings, at: Cursor) -> Iterator[JSON]:
-        """The joined rows, ``at`` moved to each one's place as it is handed over: side
-        a's row number, or minus side b's."""
+    def _joined(self, this: Pass) -> Iterator[JSON]:
+        """The joined rows, the cursor of pass ``this`` moved to each one's place as it
+        is handed over: side a's row number, or minus side b's."""
+        findings, at = this.findings, this.cursor
         left_out: dict[str, int] = {}
         held: dict[str, _Read] = {}  # b's rows by ID, in b's order
         extra: list[_Read] = []  # b's other rows (an ID repeated, blank or not text)
@@ -302,10 +300,11 @@ class JoinedRows:
         vocabulary, the rows ``where`` left out."""
         return first_notes(self.passes, self._vocabulary)
 
-    def _vocabulary(self, findings: Findings) -> str:
-        """The vocabulary of the side whose label outside it ``findings`` name (a's by
-        default)."""
-        side = 0 if findings.outside is None or findings.outside.side == "a" else 1
+    def _vocabulary(self, chosen: Pass) -> str:
+        """The vocabulary of the side whose label outside it the pass ``chosen`` found
+        (a's by default)."""
+        outside = chosen.findings.outside
+        side = 0 if outside is None or outside.side == "a" else 1
         spec = self.sides[side].ledger
         return vocabulary(None if spec is None else spec.labels)
 

@@ -23,11 +23,12 @@ from pytest_rubric.inputs.readnotes import ReadNotes
 
 
 class Pass(NamedTuple):
-    """One pass: ``rows`` (one at a time) or ``blocks``, and what it found (whole once
-    the pass read to its end)."""
+    """One pass: ``rows`` (one at a time) or ``blocks``, what it found (whole once the
+    pass read to its end), and where it is (its ``cursor``)."""
 
     kind: str
     findings: Findings
+    cursor: Cursor
 
 
 def taken(kind: str, group_by: KeyPath | None) -> Pass:
@@ -36,7 +37,7 @@ def taken(kind: str, group_by: KeyPath | None) -> Pass:
     findings = Findings()
     if group_by is not None:
         findings.groups = GroupTally(group_by)
-    return Pass(kind, findings)
+    return Pass(kind, findings, Cursor())
 
 
 def close_groups(findings: Findings, holder: str, kept: bool, case_file: str) -> None:
@@ -49,15 +50,16 @@ def close_groups(findings: Findings, holder: str, kept: bool, case_file: str) ->
         findings.group_nowhere = str(misfit(case_file, groups.path.at, words))
 
 
-def first_notes(passes: Iterable[Pass], vocabulary: Callable[[Findings], str]) -> ReadNotes | None:
+def first_notes(passes: Iterable[Pass], vocabulary: Callable[[Pass], str]) -> ReadNotes | None:
     """What reading found: the first pass one row at a time, if one was taken (a second
     pass, to find a repeated ID's first place, adds nothing); else the first pass of
-    blocks read to its end; ``None`` before either. ``vocabulary`` words the labels."""
+    blocks read to its end; ``None`` before either. ``vocabulary`` words the labels of
+    the pass chosen."""
     listed = list(passes)
-    chosen = next((one.findings for one in listed if one.kind == "rows"), None)
+    chosen = next((one for one in listed if one.kind == "rows"), None)
     if chosen is None:
-        chosen = next((one.findings for one in listed if one.findings.whole), None)
-    return None if chosen is None else ReadNotes.of(chosen, vocabulary(chosen))
+        chosen = next((one for one in listed if one.findings.whole), None)
+    return None if chosen is None else ReadNotes.of(chosen.findings, vocabulary(chosen))
 
 
 class Handed:

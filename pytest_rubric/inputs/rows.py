@@ -5,8 +5,10 @@ Three parts meet here:
 - the file's **format** (:mod:`~pytest_rubric.inputs.formats`) reads its rows as written,
   one at a time, moving a :class:`~pytest_rubric.inputs.cursor.Cursor` of its pass, and
   offers the same rows as label blocks where it can;
-- the **mapping** (:mod:`~pytest_rubric.inputs.ledgermaps`) turns an export's rows into
-  ledger rows as its ``ledger:`` block says, whatever the format, after
+- the **mapping** (:mod:`~pytest_rubric.inputs.ledgerpass`: one a case in
+  :mod:`~pytest_rubric.inputs.ledgermaps`, one a judgement paired in
+  :mod:`~pytest_rubric.inputs.pairing`) turns an export's rows into ledger rows as its
+  ``ledger:`` block says, whatever the format, after
   :mod:`~pytest_rubric.inputs.judgements` keeps the rows (or judgements) its ``where``
   keeps and splits rows that hold several judgements;
 - the **record** of each row's place (and group) as a pass hands it over
@@ -17,26 +19,14 @@ Three parts meet here:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 
 from pytest_rubric.core.errors import RubricInputError
-from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
-from pytest_rubric.descriptions.keypaths import ABSENT, getter
-from pytest_rubric.descriptions.ledger import Ledger
-from pytest_rubric.descriptions.misfits import LedgerError
-from pytest_rubric.descriptions.selection import Conditions
-from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.judgements import judgements_of, kept_rows
-from pytest_rubric.inputs.ledgermaps import mapped_rows
-from pytest_rubric.inputs.notewords import path_break
-from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
-from pytest_rubric.inputs.passes import Handed, Pass, close_groups, first_notes, taken
+from pytest_rubric.inputs.ledgerpass import ledger_rows
+from pytest_rubric.inputs.passes import Handed, Pass, first_notes, taken
 from pytest_rubric.inputs.readnotes import ReadNotes
-from pytest_rubric.inputs.textfiles import unreadable
 
 
 def _blocks_or_rows(blocks: Iterator[LabelBlock | None]) -> Iterator[LabelBlock | None]:
@@ -74,64 +64,14 @@ class FileRows:
         self.passes: list[Pass] = []
 
     def __iter__(self) -> Iterator[JSON]:
-        cursor = Cursor()
-        raw = self.format.rows(self.file, self.case_file, cursor)
         ledger = self.file.ledger
+        this = taken("rows", None if ledger is None else ledger.group_by)
+        raw = self.format.rows(self.file, self.case_file, this.cursor)
         if ledger is None:
-            return self.handed.over(raw, cursor, None)
-        this = taken("rows", ledger.group_by)
+            return self.handed.over(raw, this.cursor, None)
         self.passes.append(this)
-        findings = this.findings
-        return self.handed.over(self._mapped(raw, cursor, findings), cursor, findings.groups)
-
-    def _mapped(self, raw: Iterator[JSON], cursor: Cursor, findings: Findings) -> Iterator[JSON]:
-        ledger = self.file.ledger
-        assert ledger is not None
-
-        def here() -> str:
-            """The row just read, by its place in the file (for what reading found)."""
-            return self.file.place(cursor.position)
-
-        conditions = Conditions(ledger.selection.where, here)
-        if ledger.per_judgement:
-            rows = self._paired(raw, ledger, conditions, cursor, findings)
-        else:
-            if conditions.checks:
-                raw = kept_rows(raw, conditions)  # type: ignore[assignment]
-            rows = mapped_rows(raw, ledger, findings, here, findings.groups)
-        handed = False
-        try:
-            for row in rows:
-                handed = True
-                yield row  # type: ignore[misc]
-        except RubricInputError:
-            raise
-        except Exception as exc:  # mapping a row the reader handed over
-            raise unreadable(here(), exc) from None
-        if conditions.left_out and not handed:  # never an empty ledger
-            raise _none_kept(ledger, conditions, self.case_file)
-        close_groups(findings, self.display, bool(ledger.selection.where), self.case_file)
-        findings.left_out = conditions.left_out
-        findings.whole = True
-
-    def _paired(
-        self,
-        raw: Iterator[JSON],
-        ledger: Ledger,
-        conditions: Conditions,
-        cursor: Cursor,
-        findings: Findings,
-    ) -> Iterator[object]:
-        """One row per judgement: the judgements ``conditions`` keep, paired by case; a
-        case is named by the line of its first judgement."""
-        assert ledger.grader is not None
-        assert ledger.label is not None
-        here = conditions.where
-        assert here is not None
-        judgements = judgements_of(raw, ledger.grader, ledger.label, conditions, here)
-        find_lone = partial(self.format.lone_judgements, self.file)
-        places = PairingPlaces(cursor, here)
-        return paired_judgements(judgements, ledger, findings, places, find_lone, self.case_file)
+        rows = ledger_rows(self.file, this, raw, self.case_file)
+        return self.handed.over(rows, this.cursor, this.findings.groups)
 
     def place(self, line: int | str) -> str:
         """Where row ``line`` is, after the file's name: ``:LINE``, ``#row N`` (Parquet),
@@ -172,20 +112,4 @@ class FileRows:
         ledger = self.file.ledger
         if ledger is None:
             return None
-        return first_notes(self.passes, lambda findings: ledger.vocabulary())
-
-
-def _none_kept(ledger: Ledger, conditions: Conditions, case_file: str) -> LedgerError:
-    """The case's problem when ``where`` keeps nothing: never an empty ledger. When the
-    ``grader`` path finds no grader in the first judgement left out either, that is said
-    first: ``where`` is then not the slip."""
-    grader = ledger.grader
-    first = conditions.first_row
-    if grader is not None and type(first) is dict and getter(grader)(first) is ABSENT:
-        return LedgerError(
-            f"{case_file}:{grader.at[0]}:{grader.at[1]}: ledger 'grader' is "
-            f"{escape_controls(repr(grader.written))}, which finds no grader, and 'where' "
-            "leaves out every judgement, so the ledger would be empty: "
-            f"{path_break(grader.parts, first, conditions.first_place)}"
-        )
-    return conditions.none_kept(case_file, "judgements" if ledger.per_judgement else "rows")
+        return first_notes(self.passes, lambda chosen: ledger.vocabulary())
