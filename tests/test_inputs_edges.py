@@ -15,6 +15,7 @@ from _inputs import input_file_at
 
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.inputs.formats.csvfile import CSV
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.textfiles import MAX_ROW_CHARS
 from pytest_rubric.inputs.wholejson import read_json
@@ -95,7 +96,7 @@ def test_the_format_comes_from_the_written_name_not_the_symlink_target(tmp_path:
     (case,) = load_case_file(case_file_path, "c.rubric.yaml", root=tmp_path).cases
     assert case.problems == ()
     assert case.input_file is not None
-    assert case.input_file.format == ".csv"
+    assert case.input_file.format is CSV
     assert case.input_file.path.name == "rows.jsonl"  # resolved, yet read as what it is called
     rows = FileRows(case.input_file)
     assert list(rows) == [{"id": "r1", "a": True, "b": False}]

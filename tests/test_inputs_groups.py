@@ -487,3 +487,30 @@ def test_a_per_judgement_csv_is_grouped_alike_in_blocks_and_row_by_row(
     assert row_notes is not None
     assert block_notes.groups is not None
     assert block_notes.groups == row_notes.groups
+
+
+def test_a_review_row_has_the_group_of_the_row_it_names_not_of_the_row_read_last(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    from pytest_rubric.running.runner import run_case
+
+    def review_first(ledger: Any, where: Any) -> Any:
+        rows = list(ledger["rows"])  # every row read before the first is named
+        yield {"id": rows[0]["id"], "where": where(0)}
+        yield {"id": rows[-1]["id"]}  # names no row: no group
+
+    assert AGREEMENT.ledger is not None
+    evaluator = replace(AGREEMENT, ledger=replace(AGREEMENT.ledger, review=review_first))
+    case = agreement_case(
+        tmp_path,
+        {"l.jsonl": jsonl([("sports", True, False), ("politics", False, True)])},
+        "    input_file: l.jsonl\n    ledger: {id: id, a: judge, b: desk, group_by: "
+        "meta.category}\n",
+    )
+    outcome = run_case(case, evaluator, path="c.rubric.yaml", source="", review_limit=10)
+    assert [(row["id"], row.get("group")) for row in reviewed(outcome)] == [
+        ("h0", "sports"),
+        ("h1", None),
+    ]

@@ -85,7 +85,7 @@ def rows_of(folder: Path, name: str) -> FileRows:
 def read(rows: FileRows, what: str) -> object:
     """One call of the rows: their rows (each with the line it is named at), or blocks."""
     if what == "rows":
-        return [(row, rows.line) for row in rows]
+        return [(row, rows.handed.line(index)) for index, row in enumerate(rows)]
     return list(rows.label_blocks())
 
 
@@ -162,7 +162,7 @@ def test_cases_judged_once_found_midway_give_the_same_rows(tmp_path: Path, after
     expected = list(FileRows(input_file_at(path, ledger=LONG)))
     with mock.patch.object(pairing, "LONE_AFTER", after):
         rows = FileRows(input_file_at(path, ledger=LONG))
-        got = [(row, rows.line) for row in rows]
+        got = [(row, rows.handed.line(index)) for index, row in enumerate(rows)]
     assert [row for row, _ in got] == expected
     assert got[0] == ({"id": "lone", "b": True}, 2)
 

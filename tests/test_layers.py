@@ -217,11 +217,6 @@ MAX_FLOORS = 8
 INPUT_ROOMS = ("inputs", "descriptions")
 MAX_FUNCTION_LINES = 80
 MAX_PARAMETERS = 6
-#: The inputs room is being rebuilt around formats and passes (issue 43); until it lands
-#: it is measured, and expected to miss.
-_REBUILDING = pytest.mark.xfail(
-    strict=True, reason="issue 43: inputs/ rebuilt in the formats/pairing branches"
-)
 
 
 @functools.cache
@@ -255,11 +250,7 @@ def _rooms() -> list[str]:
     return sorted({_layer(module) for module, _ in _modules()})
 
 
-def _room_params(rooms: list[str]) -> list[object]:
-    return [pytest.param(room, marks=_REBUILDING) if room == "inputs" else room for room in rooms]
-
-
-@pytest.mark.parametrize("room", _room_params(_rooms()))
+@pytest.mark.parametrize("room", _rooms())
 def test_no_module_imports_more_than_a_handful_of_its_room(room: str) -> None:
     graph = _room_graph()
     many = [
@@ -282,9 +273,7 @@ def test_no_room_is_more_than_eight_floors_deep(room: str) -> None:
     assert len(chain) <= MAX_FLOORS, f"{room}/ is {len(chain)} floors: " + " -> ".join(chain)
 
 
-@pytest.mark.parametrize(
-    "room", _room_params([room for room in INPUT_ROOMS if (PACKAGE / room).is_dir()])
-)
+@pytest.mark.parametrize("room", [room for room in INPUT_ROOMS if (PACKAGE / room).is_dir()])
 def test_functions_of_the_input_rooms_are_short_and_narrow(room: str) -> None:
     long = []
     for path in sorted((PACKAGE / room).rglob("*.py")):
@@ -408,3 +397,44 @@ def test_no_page_asset_is_a_python_string(module: str, path: Path) -> None:
     assert not found, "HTML, CSS or JavaScript in a string; make it a package file:\n" + "\n".join(
         found
     )
+
+
+#: An input file's suffix, as a value (``".csv"``, ``".json.gz"``): the formats' alone.
+_INPUT_SUFFIX = re.compile(r"\.(?:jsonl|json|csv|parquet|gz)(?:\.gz)?")
+
+
+def _suffix_values(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Each string constant of ``tree`` that is an input suffix, or a tuple of them; the
+    text between an f-string's fields (``f"{name}.json"``) is words, not a value."""
+    inside = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in node.values
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and type(node.value) is str
+            and id(node) not in inside
+            and _INPUT_SUFFIX.fullmatch(node.value)
+        ):
+            yield node.lineno, node.value
+
+
+@pytest.mark.parametrize(
+    ("module", "path"),
+    [pair for pair in _modules() if not pair[0].startswith("pytest_rubric.inputs.formats")],
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_no_module_but_the_formats_names_an_input_suffix(module: str, path: Path) -> None:
+    found = list(_suffix_values(ast.parse(path.read_text(encoding="utf-8"))))
+    assert not found, (
+        f"{module} names input suffixes {found}: ask the file's format "
+        "(pytest_rubric.inputs.formats) what it is"
+    )
+
+
+def test_the_suffix_scan_finds_a_suffix_compared_with_a_path() -> None:
+    tree = ast.parse('ok = name.endswith((".csv", ".csv.gz")) or f"{stem}.json"')
+    assert [value for _, value in _suffix_values(tree)] == [".csv", ".csv.gz"]

@@ -19,7 +19,7 @@ from pytest_rubric.casefiles.validate import CASE_KEYS, FILE_KEYS
 from pytest_rubric.casefiles.yamlstrict import decode, load
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.evaluators.builtin import AGREEMENT, REASON
-from pytest_rubric.inputs.formats import INPUT_FORMATS
+from pytest_rubric.inputs.formats.registry import INPUT_FORMATS
 from pytest_rubric.reports.schema import describe, project_schema, shipped
 
 REPO = Path(__file__).resolve().parent.parent

@@ -17,6 +17,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.dataset import read_dataset
 from pytest_rubric.descriptions.positions import Places, Report, Written
+from pytest_rubric.descriptions.traits import NO_FORMAT
 from pytest_rubric.inputs.source import InputFile
 
 #: Where a case's expected answer may be written: at most one of them.
@@ -93,8 +94,8 @@ def read_dataset_case(
             if problem is not None:
                 written.refuse(file_at, problem)
                 source = None
-    fmt = "" if source is None else source.format
-    dataset = read_dataset(block, value_at, written, fmt=fmt)
+    traits = NO_FORMAT if source is None or source.format is None else source.format.traits
+    dataset = read_dataset(block, value_at, written, traits=traits)
     if dataset is None or source is None:
         return None
     return replace(source, dataset=dataset)

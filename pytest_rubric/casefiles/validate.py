@@ -27,7 +27,7 @@ from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.ledger import Ledger, read_ledger
 from pytest_rubric.descriptions.positions import Places, Report, Written
-from pytest_rubric.inputs.formats import format_of
+from pytest_rubric.descriptions.traits import NO_FORMAT, FormatLookup
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
 
@@ -292,14 +292,11 @@ class Validator:
                 )
             )
             return None
-        input_format = "" if input_file is None else input_file.format
-        return read_ledger(
-            raw["ledger"],
-            value_at,
-            self._written(problems),
-            fmt=input_format,
-            format_of=format_of,
-        )
+        from pytest_rubric.inputs.formats.registry import traits_of  # a file is named
+
+        fmt = None if input_file is None else input_file.format
+        formats = FormatLookup(NO_FORMAT if fmt is None else fmt.traits, traits_of)
+        return read_ledger(raw["ledger"], value_at, self._written(problems), formats=formats)
 
     def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:
         """A join's input file: side a's, with the join's ledger and both sides' files."""

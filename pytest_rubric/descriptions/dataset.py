@@ -34,6 +34,7 @@ from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import read_labels
 from pytest_rubric.descriptions.positions import Block, Position, Written
 from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
+from pytest_rubric.descriptions.traits import FileTraits
 
 DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
 #: The evaluator's input as a dataset names it: one key path (the whole input), or the
@@ -80,9 +81,11 @@ def leaves(template: Template, named: str) -> list[tuple[str, KeyPath]]:
     return found
 
 
-def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Dataset | None:
-    """The :class:`Dataset` a case's ``dataset:`` value describes (its ``file`` of format
-    ``fmt`` resolved by the loader), or ``None`` after refusing each problem. ``at`` is
+def read_dataset(
+    value: JSON, at: Position, written: Written, *, traits: FileTraits
+) -> Dataset | None:
+    """The :class:`Dataset` a case's ``dataset:`` value describes (its ``file``, of these
+    ``traits``, resolved by the loader), or ``None`` after refusing each problem. ``at`` is
     where the value starts; ``written`` the loader's positions."""
     example = "'dataset: {file: logs/decisions.jsonl, id: decision_id, input: {pass: verdict}}'"
     if not isinstance(value, dict):
@@ -105,14 +108,13 @@ def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Da
     ):
         if key not in value:
             refuse(at, f"a dataset needs '{key}:' ({what})")
-    csv_like = fmt.removesuffix(".gz") == ".csv"
     case_id = (
-        read_key_path(value["id"], "id", value_at("id"), own, csv_like, "dataset 'id'")
+        read_key_path(value["id"], "id", value_at("id"), own, traits, "dataset 'id'")
         if "id" in value
         else None
     )
     template = (
-        _template(value["input"], "input", value_at("input"), own, csv_like)
+        _template(value["input"], "input", value_at("input"), own, traits)
         if "input" in value
         else None
     )
@@ -123,19 +125,19 @@ def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Da
             "expected",
             value_at("expected"),
             own,
-            csv_like,
+            traits,
             "dataset 'expected'",
         )
-        if expected is not None and csv_like:
+        if expected is not None and traits.text_cells:
             refuse(
                 value_at("expected"),
                 "dataset 'expected' names a column of a .csv file, whose cells are text, "
                 "never an answer's mapping; give the case an 'expected_subset' or "
                 "'expected' instead, or keep the rows as .jsonl",
             )
-    labels = read_labels(block, csv_like)
-    split = _split(block, csv_like, template)
-    selection = read_selection(block, fmt, "dataset")
+    labels = read_labels(block, traits)
+    split = _split(block, traits, template)
+    selection = read_selection(block, traits, "dataset")
     if problems:
         for where, message in problems:
             written.refuse(where, message)
@@ -146,7 +148,7 @@ def read_dataset(value: JSON, at: Position, written: Written, *, fmt: str) -> Da
 
 
 def _template(
-    value: JSON, named: str, at: Position, written: Written, csv_like: bool
+    value: JSON, named: str, at: Position, written: Written, traits: FileTraits
 ) -> Template | None:
     """The input template ``value`` writes (under the key ``named``), or ``None``."""
     refuse = written.refuse
@@ -163,11 +165,11 @@ def _template(
         out: list[tuple[str, Template]] = []
         for key, inner in value.items():
             inner_at = inner_places.value(key)
-            read = _template(inner, f"{named}.{key}", inner_at, written, csv_like)
+            read = _template(inner, f"{named}.{key}", inner_at, written, traits)
             if read is not None:
                 out.append((key, read))
         return tuple(out) if len(out) == len(value) else None
-    if named == "input" and csv_like:
+    if named == "input" and traits.text_cells:
         refuse(
             at,
             f"{words} names one column of a .csv file, whose cells are text, never the "
@@ -175,15 +177,17 @@ def _template(
             "columns, e.g. 'input: {pass: verdict}'",
         )
         return None
-    return read_key_path(value, named.rpartition(".")[2], at, written, csv_like, words)
+    return read_key_path(value, named.rpartition(".")[2], at, written, traits, words)
 
 
-def _split(block: Block, csv_like: bool, template: Template | None) -> tuple[tuple[str, str], ...]:
+def _split(
+    block: Block, traits: FileTraits, template: Template | None
+) -> tuple[tuple[str, str], ...]:
     """``split``: each CSV column the input reads as a list of text, with its separator."""
     if "split" not in block.value:
         return ()
     value, at, refuse = block.value["split"], block.places.value("split"), block.refuse
-    if not csv_like:
+    if not traits.text_cells:
         refuse(
             at,
             "dataset 'split' reads a .csv column as a list; a JSON row holds its lists as "

@@ -25,6 +25,7 @@ from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import Labels, read_labels
 from pytest_rubric.descriptions.positions import Block, Position
 from pytest_rubric.descriptions.selection import Selection, read_selection
+from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits
 
 SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
@@ -46,10 +47,10 @@ class Side:
     selection: Selection
 
 
-def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side | None:
+def read_side(name: str, side: Block, traits_of: Callable[[str], FileTraits]) -> Side | None:
     """Side ``name`` (``a`` or ``b``) as the block ``side`` describes it, or ``None`` after
-    refusing each problem at its place; ``format_of`` names the format its ``input_file``
-    is in."""
+    refusing each problem at its place; ``traits_of`` gives its file's traits from its
+    written name."""
     problems: list[tuple[Position, str]] = []
 
     def note(where: Position, message: str) -> None:
@@ -59,7 +60,7 @@ def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side |
     values, at, value_at = block.value, block.places.at, block.places.value
     block.refuse_unknown(SIDE_KEYS, f"a key of a side of a join ('{name}')")
     input_file = values.get("input_file")
-    fmt = ""
+    traits = NO_FORMAT
     if not isinstance(input_file, str) or not input_file.strip():
         note(
             value_at("input_file") if "input_file" in values else at,
@@ -69,8 +70,7 @@ def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side |
         )
         input_file = ""
     else:
-        fmt = format_of(input_file)
-    csv_like = fmt.removesuffix(".gz") == ".csv"
+        traits = traits_of(input_file)
     paths: dict[str, KeyPath | None] = {}
     for key in ("id", "label"):
         if key not in values:
@@ -83,10 +83,10 @@ def read_side(name: str, side: Block, format_of: Callable[[str], str]) -> Side |
             paths[key] = None
             continue
         paths[key] = read_key_path(
-            values[key], key, value_at(key), block.written, csv_like, f"'{name}.{key}'"
+            values[key], key, value_at(key), block.written, traits, f"'{name}.{key}'"
         )
-    labels = read_labels(block, csv_like)
-    selection = read_selection(block, fmt, f"'{name}'")
+    labels = read_labels(block, traits)
+    selection = read_selection(block, traits, f"'{name}'")
     for where, message in problems:
         side.refuse(where, message)
     case_id, label = paths.get("id"), paths.get("label")

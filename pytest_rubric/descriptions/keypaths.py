@@ -20,6 +20,7 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.positions import Position, Written
+from pytest_rubric.descriptions.traits import FileTraits
 
 #: What a key path finds where it leads nowhere (a key missing, an index past the end,
 #: a value on the way that is neither a mapping nor a list it can index).
@@ -113,11 +114,11 @@ def read_key_path(
     key: str,
     at: Position,
     written: Written,
-    csv_like: bool,
+    traits: FileTraits,
     named: str | None = None,
 ) -> KeyPath | None:
     """The key path ``value`` (written under ``key`` at ``at``) names, or ``None`` after
-    refusing it; ``csv_like``: a column of a CSV file, one name whatever it holds.
+    refusing it; in a file of ``traits.text_cells`` (CSV) a column is one name whatever it holds.
     ``named`` is how messages name the key (``ledger 'id'`` unless given)."""
     refuse = written.refuse
     named = named or f"ledger '{key}'"
@@ -126,7 +127,7 @@ def read_key_path(
         if not value:
             refuse(at, f"{named} is empty; name a column or key, e.g. {example}")
             return None
-        if csv_like:  # a CSV column is one name, dots and all
+        if traits.text_cells:  # a CSV column is one name, dots and all
             return KeyPath((value,), at, value)
         parts = tuple(value.split("."))
         if not all(parts):
@@ -155,7 +156,7 @@ def read_key_path(
                 )
                 return None
         parts = tuple(str(part) for part in value)
-        if csv_like and len(parts) > 1:
+        if traits.text_cells and len(parts) > 1:
             refuse(
                 at,
                 f"{named} is a key path of {len(parts)} keys, but a .csv ledger has "

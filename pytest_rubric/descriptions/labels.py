@@ -12,14 +12,16 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.shown import describe, show
 from pytest_rubric.core.slips import boolean_slip
 from pytest_rubric.descriptions.positions import Block, Position, Written
+from pytest_rubric.descriptions.traits import FileTraits
 
 #: A vocabulary: each label value with the Boolean it means; ``None``: only real booleans.
 Labels = tuple[tuple[JSON, bool], ...] | None
 
 
-def read_labels(block: Block, csv_like: bool) -> Labels:
+def read_labels(block: Block, traits: FileTraits) -> Labels:
     """The vocabulary ``labels:`` of ``block`` gives (``None`` where it gives none, or after
-    refusing it); ``csv_like``: every cell of the file is text, and so must each label be."""
+    refusing it); where ``traits.text_cells`` every cell of the file is text, and so must
+    each label be."""
     if "labels" not in block.value:
         return None
     pairs = _label_pairs(block.value["labels"], block.places.value("labels"), block.written)
@@ -28,7 +30,7 @@ def read_labels(block: Block, csv_like: bool) -> Labels:
     refuse = block.refuse
     seen: dict[tuple[str, JSON], tuple[bool, Position]] = {}
     for label, meaning, where in pairs:
-        if csv_like and not isinstance(label, str):
+        if traits.text_cells and not isinstance(label, str):
             refuse(
                 where,
                 f"label {show(label)} is not text, but every cell of a .csv ledger is text; "

@@ -42,6 +42,7 @@ from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import read_graders, read_labels
 from pytest_rubric.descriptions.positions import Block, Position, Written
 from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
+from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits, FormatLookup
 
 LEDGER_KEYS = (
     "id",
@@ -125,14 +126,11 @@ def read_ledger(
     at: Position,
     written: Written,
     *,
-    fmt: str,
-    format_of: Callable[[str], str],
+    formats: FormatLookup,
 ) -> Ledger | None:
     """The :class:`Ledger` a case's ``ledger:`` value describes, or ``None`` after
     refusing each problem. ``at`` is where the value starts; ``written`` the loader's
-    positions; ``fmt`` the input file's format (``.csv``, ``.jsonl.gz``...), for what a CSV
-    can hold; ``format_of`` names the format of a path written in the block (a side of a
-    join)."""
+    positions; ``formats`` what the input file's format (and a join's sides') can hold."""
     if not isinstance(value, dict):
         written.refuse(
             at,
@@ -148,26 +146,25 @@ def read_ledger(
     block = Block.of(value, at, written.refusing(refuse))
     block.refuse_unknown(LEDGER_KEYS, "a ledger key")
     if isinstance(value.get("a"), dict) or isinstance(value.get("b"), dict):
-        ledger = _join(block, format_of)
+        ledger = _join(block, formats.of)
     else:
-        ledger = _one_file(block, fmt)
+        ledger = _one_file(block, formats.file)
     for where, message in problems:
         written.refuse(where, message)
     return None if problems else ledger
 
 
-def _one_file(block: Block, fmt: str) -> Ledger | None:
-    """A ``ledger:`` block describing the case's one input file, of format ``fmt``."""
+def _one_file(block: Block, traits: FileTraits) -> Ledger | None:
+    """A ``ledger:`` block describing the case's one input file, of these ``traits``."""
     values, at, value_at = block.value, block.places.at, block.places.value
     per_judgement = _per_judgement(block)
-    csv_like = fmt.removesuffix(".gz") == ".csv"
 
     def path(key: str, default: str | None) -> KeyPath | None:
         if key not in values:
             if default is None:
                 return None
             return KeyPath((default,), at, default)
-        return read_key_path(values[key], key, value_at(key), block.written, csv_like)
+        return read_key_path(values[key], key, value_at(key), block.written, traits)
 
     case_id = path("id", "id")
     grader = path("grader", None) if per_judgement else None
@@ -175,7 +172,7 @@ def _one_file(block: Block, fmt: str) -> Ledger | None:
     a_name: JSON = None
     b_name: JSON = None
     if per_judgement:
-        a_name, b_name = _grader_names(block, csv_like)
+        a_name, b_name = _grader_names(block, traits)
         a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
         b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
     else:
@@ -187,9 +184,9 @@ def _one_file(block: Block, fmt: str) -> Ledger | None:
         if per_judgement
         else [("id", case_id), ("a", a), ("b", b)],
     )
-    labels = read_labels(block, csv_like)
+    labels = read_labels(block, traits)
     graders = read_graders(block)
-    selection = read_selection(block, fmt)
+    selection = read_selection(block, traits)
     group_by = path("group_by", None)
     if case_id is None or a is None or b is None:  # each refused
         return None
@@ -246,7 +243,7 @@ def _per_judgement(block: Block) -> bool:
     return True
 
 
-def _grader_names(block: Block, csv_like: bool) -> tuple[JSON, JSON]:
+def _grader_names(block: Block, traits: FileTraits) -> tuple[JSON, JSON]:
     """With ``rows: per-judgement``, the names ``a`` and ``b`` give the two graders, as
     the grader column writes them."""
     values, value_at = block.value, block.places.value
@@ -254,7 +251,7 @@ def _grader_names(block: Block, csv_like: bool) -> tuple[JSON, JSON]:
     for key, name in (("a", a_name), ("b", b_name)):
         if key not in values or (type(name) is str and name):
             continue
-        if type(name) in (int, float) and csv_like:
+        if type(name) in (int, float) and traits.text_cells:
             block.refuse(
                 value_at(key),
                 f"with 'rows: per-judgement', '{key}' is a grader's name as the grader "
@@ -286,8 +283,9 @@ def _refuse_shared(block: Block, named: list[tuple[str, KeyPath | None]]) -> Non
                 )
 
 
-def _join(block: Block, format_of: Callable[[str], str]) -> Ledger | None:
-    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files."""
+def _join(block: Block, traits_of: Callable[[str], FileTraits]) -> Ledger | None:
+    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files, each
+    side's file of the traits ``traits_of`` finds by its written name."""
     values, at, value_at = block.value, block.places.at, block.places.value
     for key in values:
         if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
@@ -305,22 +303,20 @@ def _join(block: Block, format_of: Callable[[str], str]) -> Ledger | None:
             )
             sides.append(None)
             continue
-        sides.append(read_side(name, Block.of(value, value_at(name), block.written), format_of))
-    # Labels at the ledger level are for both sides: text only where both are CSV.
-    csv_like = all(
-        isinstance(values.get(name), dict)
-        and format_of(str(values[name].get("input_file", ""))).removesuffix(".gz")  # type: ignore[union-attr]
-        == ".csv"
-        for name in ("a", "b")
+        sides.append(read_side(name, Block.of(value, value_at(name), block.written), traits_of))
+    # Labels at the ledger level are for both sides: text only where both hold text.
+    both_text = all(
+        isinstance(side, dict) and traits_of(str(side.get("input_file", ""))).text_cells
+        for side in (values.get("a"), values.get("b"))
     )
-    labels = read_labels(block, csv_like)
+    labels = read_labels(block, FileTraits(text_cells=both_text))
     graders = read_graders(block)
     side_a, side_b = sides
     group_by = None
     if "group_by" in values:  # a key of side a's rows, read as side a's file holds keys
-        side_csv = side_a is not None and format_of(side_a.input_file).removesuffix(".gz") == ".csv"
+        side_traits = NO_FORMAT if side_a is None else traits_of(side_a.input_file)
         group_by = read_key_path(
-            values["group_by"], "group_by", value_at("group_by"), block.written, side_csv
+            values["group_by"], "group_by", value_at("group_by"), block.written, side_traits
         )
     if side_a is None or side_b is None:
         return None

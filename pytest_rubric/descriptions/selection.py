@@ -24,10 +24,9 @@ from pytest_rubric.core.shown import describe, show
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, read_key_path
 from pytest_rubric.descriptions.misfits import LedgerError, misfit
 from pytest_rubric.descriptions.positions import Block, Position, Written
+from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits
 
 AS_TEXT = "as-text"
-#: The formats whose rows sit in one JSON document (``records:`` names where).
-DOCUMENTS = (".json", ".json.gz")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,29 +41,28 @@ class Selection:
     ids_as_text: bool = False
 
 
-def read_selection(block: Block, fmt: str, named: str = "ledger") -> Selection:
-    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of format
-    ``fmt``), each problem refused at its place; ``named`` names the block in messages."""
-    csv_like = fmt.removesuffix(".gz") == ".csv"
+def read_selection(block: Block, traits: FileTraits, named: str = "ledger") -> Selection:
+    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of these
+    ``traits``), each problem refused at its place; ``named`` names the block in messages."""
     value_at, refuse, written = block.places.value, block.refuse, block.written
     values = block.value
     records = None
     if "records" in values:
         at = value_at("records")
-        if fmt and fmt not in DOCUMENTS:
+        if traits.written and not traits.records:
             refuse(
                 at,
                 f"{named} 'records' names the list of rows inside a .json document, but "
-                f"this file is {fmt}, whose rows are its {'records' if csv_like else 'lines'} "
+                f"this file is {traits.written}, whose rows are its {traits.rows_are} "
                 "already; remove 'records'",
             )
         else:
             records = read_key_path(
-                values["records"], "records", at, written, False, f"{named} 'records'"
+                values["records"], "records", at, written, NO_FORMAT, f"{named} 'records'"
             )
     where: list[tuple[KeyPath, JSON]] = []
     if "where" in values:
-        where = _read_where(values["where"], value_at("where"), written, csv_like, named)
+        where = _read_where(values["where"], value_at("where"), written, traits, named)
     ids_as_text = False
     if "ids" in values:
         if values["ids"] == AS_TEXT:
@@ -79,7 +77,7 @@ def read_selection(block: Block, fmt: str, named: str = "ledger") -> Selection:
 
 
 def _read_where(
-    value: JSON, at: Position, written: Written, csv_like: bool, named: str
+    value: JSON, at: Position, written: Written, traits: FileTraits, named: str
 ) -> list[tuple[KeyPath, JSON]]:
     refuse = written.refuse
     example = "'where: {status: submitted}'"
@@ -99,7 +97,7 @@ def _read_where(
         text: JSON = key
         if key.startswith("[") and key.endswith("]"):  # the list form, as a key
             text = [part.strip() for part in key[1:-1].split(",")]
-        elif not csv_like and not all(key.split(".")):
+        elif not traits.text_cells and not all(key.split(".")):
             refuse(
                 key_at,
                 f"{named} 'where' key {escape_controls(repr(key))} has an empty part "
@@ -108,10 +106,10 @@ def _read_where(
                 "hold a dot",
             )
             continue
-        path = read_key_path(text, "where", key_at, unlisted, csv_like, f"{named} 'where' key")
+        path = read_key_path(text, "where", key_at, unlisted, traits, f"{named} 'where' key")
         if path is None:
             continue
-        if csv_like and type(held) is not str:
+        if traits.text_cells and type(held) is not str:
             refuse(
                 held_at,
                 f"{named} 'where' wants {escape_controls(repr(key))} to hold "

@@ -1,7 +1,7 @@
 """A dataset's rows, each as the case it is: its ID, the evaluator's input, its own
 expected answer (when the block names one), or what is wrong with it.
 
-The rows are read by the ledger readers (:data:`~pytest_rubric.inputs.rows.ROW_SOURCES`:
+The rows are read by the file's format (:mod:`~pytest_rubric.inputs.formats`:
 the same formats, key paths, ``records``, ``where`` and ``ids``). Each row's input is
 built from the block's ``input``: its leaves read from the row (a path that leads
 nowhere leaves its key out, which the evaluator then names), each value a word of
@@ -34,10 +34,8 @@ from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter
 from pytest_rubric.descriptions.labels import label_lookup
 from pytest_rubric.descriptions.misfits import LedgerError, misfit
 from pytest_rubric.descriptions.selection import Conditions, id_reader
-from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.rows import ROW_SOURCES, document_place
-from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.formats.base import InputFile
 
 #: Parts of a row ID that would break its item's pytest node ID or a terminal line.
 UNSAFE_ID_PARTS = ("::", "[", "]")
@@ -61,27 +59,21 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     ``case_file`` names the case file in messages about the block."""
     dataset = file.dataset
     assert dataset is not None
-    base = file.format.removesuffix(".gz")
+    fmt = file.reader
     cursor = Cursor()
 
-    def place(number: int) -> str:
-        if base == ".parquet":
-            return f"{file.display}#row {number}"
-        if base == ".json":
-            return f"{file.display}{document_place(file, number)}"
-        return f"{file.display}:{number}"
+    place = file.place
 
     def here() -> str:
         return place(cursor.position)
 
-    label_of = {".parquet": "row {}", ".json": "item {}"}.get(base, "line {}")
     conditions = Conditions(dataset.selection.where, here)
     get_id = id_reader(dataset.id, dataset.selection)
-    build = _builder(dataset, csv=base == ".csv")
+    build = _builder(dataset, text_cells=fmt.traits.text_cells)
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = 0
-    rows = ROW_SOURCES[base](file, case_file, cursor)
+    rows = fmt.rows(file, case_file, cursor)
     while True:
         try:
             row = next(rows)
@@ -94,7 +86,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
                 raise  # nothing could be read: the file's own fault
             # A row the reader refuses: its own item fails; the reader cannot go on past it.
             number = cursor.position
-            label = label_of.format(number - 1 if base == ".json" else number)
+            label = fmt.row_label(number)
             words = f"{exc}; the rows after it are not read: fix it, and they run again"
             yield _refused(label, place(number), words)
             return
@@ -102,7 +94,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
         if conditions.checks and type(row) is dict and not conditions.kept(row):
             continue
         number = cursor.position
-        label = label_of.format(number - 1 if base == ".json" else number)
+        label = fmt.row_label(number)
         where = place(number)
         if type(row) is not dict:
             yield _refused(label, where, f"{where} is {describe(row)}, not a mapping (a row)")
@@ -196,10 +188,16 @@ def _expected_problem(dataset: Dataset, expected: object, where: str) -> str:
     )
 
 
-def _builder(dataset: Dataset, *, csv: bool) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
+def _builder(
+    dataset: Dataset, *, text_cells: bool
+) -> Callable[[dict[str, JSON]], dict[str, JSON] | str]:
     """How a row becomes the evaluator's input: the mapping, or why not (a sentence)."""
     lookup = label_lookup(dataset.labels) if dataset.labels is not None else None
-    csv_booleans = CSV_BOOLEANS.get if csv else None
+    csv_booleans = None
+    if text_cells:  # a CSV's true and false cells: its reader, imported when one is read
+        from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
+
+        csv_booleans = CSV_BOOLEANS.get
     split = dict(dataset.split)
 
     def leaf(value: object, column: str) -> object:

@@ -7,8 +7,7 @@ import errno
 import os
 from pathlib import Path, PureWindowsPath
 
-from pytest_rubric.inputs.formats import INPUT_FORMATS
-from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.formats.base import Format, InputFile
 
 
 class InputFiles:
@@ -22,7 +21,10 @@ class InputFiles:
     def resolve(self, value: str, named: str = "input_file") -> tuple[InputFile, str | None]:
         """The input file ``value`` names (resolved, named for messages, its format), and
         a problem with it (or ``None``); ``named`` is how messages name the key."""
-        input_format = next((suffix for suffix in INPUT_FORMATS if value.endswith(suffix)), "")
+        # The formats, imported when a case names a file: a run of inline cases loads none.
+        from pytest_rubric.inputs.formats.registry import format_for, formats_text
+
+        input_format = format_for(value)
         if "\0" in value:
             # No file system path can hold a NUL; os functions raise ValueError on it.
             return _file(
@@ -71,10 +73,9 @@ class InputFiles:
                     "keep ledgers inside it and write the path relative to the case file"
                 ),
             )
-        if not input_format:
-            return _file(
-                value, path, display, input_format, f"{named} {value!r} must end in {_FORMATS}"
-            )
+        if input_format is None:
+            problem = f"{named} {value!r} must end in {formats_text()}"
+            return _file(value, path, display, input_format, problem)
         if other:
             return _file(
                 value,
@@ -96,22 +97,6 @@ class InputFiles:
 
 
 def _file(
-    value: str, path: Path, display: str, input_format: str, problem: str | None
+    value: str, path: Path, display: str, input_format: Format | None, problem: str | None
 ) -> tuple[InputFile, str | None]:
     return InputFile(text=value, path=path, display=display, format=input_format), problem
-
-
-def _formats_text() -> str:
-    """``.json (the whole input), .jsonl or .csv (ledger rows)``, from the table."""
-    by_holding: dict[str, list[str]] = {}
-    for suffix, holds in INPUT_FORMATS.items():
-        by_holding.setdefault(holds, []).append(suffix)
-    return ", ".join(
-        f"{', '.join(suffixes[:-1])} or {suffixes[-1]} ({holds})"
-        if len(suffixes) > 1
-        else f"{suffixes[0]} ({holds})"
-        for holds, suffixes in by_holding.items()
-    )
-
-
-_FORMATS = _formats_text()

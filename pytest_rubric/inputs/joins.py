@@ -22,7 +22,8 @@ does not import pytest.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
@@ -31,16 +32,13 @@ from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.descriptions.ledger import vocabulary
-from pytest_rubric.descriptions.misfits import misfit
 from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.findings import Findings
-from pytest_rubric.inputs.groups import GroupTally, nowhere_words
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import kept_rows
 from pytest_rubric.inputs.ledgermaps import Outside, grouped, label_meaning
+from pytest_rubric.inputs.passes import Handed, Pass, close_groups, first_notes, taken
 from pytest_rubric.inputs.readnotes import ReadNotes
-from pytest_rubric.inputs.rows import ROW_SOURCES, document_place, group_of_last
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 
 #: How many IDs found on one side only the evidence names.
@@ -51,9 +49,9 @@ BLOCK_ROWS = 4096
 
 #: One row of a side as read: its ID, its label (its Boolean, or the value outside the
 #: vocabulary), ``None`` or why the label is outside the vocabulary, its number in the
-#: side's file (its place is worded only when a message names it), and its review fields
-#: (side a's only).
-_Read = tuple[object, object, "Outside | None", int, "dict[str, object] | None"]
+#: side's file (its place is worded only when a message names it), its review fields
+#: (side a's only), and the value it holds at ``group_by`` (side a's only).
+_Read = tuple[object, object, "Outside | None", int, "dict[str, object] | None", object]
 
 
 class JoinedRows:
@@ -70,21 +68,16 @@ class JoinedRows:
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
-        self._last: tuple[int, int] | None = None  # the row handed over last: side, number
-        #: ``group_by``: the value side a's row read last holds at its path.
-        self._group_value: object = ABSENT
-        self._groups: GroupTally | None = None  # the latest pass's
-        #: Each pass's findings, as ("rows" | "blocks", findings), in the order taken.
-        self._passes: list[tuple[str, Findings]] = []
+        group_by = ledger.group_by
+        #: Each row's place (side a's number, or minus side b's) and group, as handed over.
+        self.handed = Handed(group_by is not None)
+        #: Each pass, in the order taken.
+        self.passes: list[Pass] = []
 
     def __iter__(self) -> Iterator[JSON]:
-        findings = Findings()
-        group_by = self.file.ledger.group_by if self.file.ledger is not None else None
-        if group_by is not None:
-            findings.groups = GroupTally(group_by)
-        self._groups = findings.groups
-        self._passes.append(("rows", findings))
-        return self._joined(findings)
+        this = taken("rows", self.file.ledger.group_by if self.file.ledger is not None else None)
+        self.passes.append(this)
+        return self.handed.over(self._joined(this), this.cursor, this.findings.groups)
 
     def label_blocks(self) -> Iterator[LabelBlock | None]:
         """The joined rows again, a block at a time, as :class:`LabelBlock`: for a tally
@@ -92,16 +85,17 @@ class JoinedRows:
         sides once, every label a Boolean of its side's vocabulary): ``None``, and
         nothing after it, anywhere else, and the rows are read one at a time, which says
         exactly what is wrong and where."""
-        findings = Findings()
-        self._passes.append(("blocks", findings))
+        this = taken("blocks", None)
+        self.passes.append(this)
         if self.file.ledger is not None and self.file.ledger.group_by is not None:
             return iter((None,))  # each row's group is read one at a time
-        return self._blocks(findings)
+        return self._blocks(this)
 
-    def _blocks(self, findings: Findings) -> Iterator[LabelBlock | None]:
+    def _blocks(self, this: Pass) -> Iterator[LabelBlock | None]:
+        findings = this.findings
         left_out: dict[str, int] = {}
         held: dict[str, bool] = {}
-        for case_id, label, _, _, _ in self._read(1, False, left_out):
+        for case_id, label, _, _, _, _ in self._read(1, False, left_out):
             if type(case_id) is not str or type(label) is not bool or case_id in held:
                 yield None
                 return
@@ -110,7 +104,7 @@ class JoinedRows:
         ids: list[str] = []
         differing: list[str] = []
         both = neither = a_only = b_only = matched = count_a = 0
-        for case_id, label, _, _, _ in self._read(0, False, left_out):
+        for case_id, label, _, _, _, _ in self._read(0, False, left_out):
             count_a += 1
             other = get(case_id) if type(case_id) is str else None
             if other is None or type(label) is not bool:
@@ -145,22 +139,23 @@ class JoinedRows:
     def place(self, side: int, number: int) -> str:
         """Row ``number`` of side ``side``'s file, named with the file:
         ``file:LINE``, ``file#row N`` (Parquet), ``file#records[N]`` (a document)."""
-        file = self.sides[side]
-        base = file.format.removesuffix(".gz")
-        if base == ".parquet":
-            return f"{file.display}#row {number}"
-        if base == ".json":
-            return f"{file.display}{document_place(file, number)}"
-        return f"{file.display}:{number}"
+        return self.sides[side].place(number)
 
-    def _read(self, index: int, fields: bool, left_out: dict[str, int]) -> Iterator[_Read]:
+    def _read(
+        self,
+        index: int,
+        fields: bool,
+        left_out: dict[str, int],
+        group_of: Callable[[object], object] | None = None,
+    ) -> Iterator[_Read]:
         """Side ``index``'s rows as read, those its ``where`` keeps (the rest counted in
-        ``left_out``, by the first condition each failed, once the side is read whole)."""
+        ``left_out``, by the first condition each failed, once the side is read whole),
+        each with the value ``group_of`` reads from it."""
         file = self.sides[index]
         side_spec = file.ledger
         assert side_spec is not None
         cursor = Cursor()
-        raw = ROW_SOURCES[file.format.removesuffix(".gz")](file, self.case_file, cursor)
+        raw = file.reader.rows(file, self.case_file, cursor)
 
         def here() -> str:
             return self.place(index, cursor.position)
@@ -174,7 +169,6 @@ class JoinedRows:
         label_key = _one_key(side_spec.a)
         meaning = label_meaning(side_spec.labels)
         used = {side_spec.id.parts[0], side_spec.a.parts[0], "id", "a", "b", *grouped(side_spec)}
-        groups = self._groups if index == 0 else None
         kept_any = False
         try:
             for row in rows:
@@ -190,9 +184,8 @@ class JoinedRows:
                     {key: item for key, item in row.items() if key not in used} if fields else None
                 )
                 case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
-                if groups is not None:
-                    self._group_value = groups.read(row)
-                yield case_id, label, outside, cursor.position, kept
+                group_value = ABSENT if group_of is None else group_of(row)
+                yield case_id, label, outside, cursor.position, kept, group_value
         except RubricInputError:
             raise
         except Exception as exc:
@@ -203,7 +196,10 @@ class JoinedRows:
         for reason, count in conditions.left_out.items():
             left_out[f"{name}: {reason}"] = count
 
-    def _joined(self, findings: Findings) -> Iterator[JSON]:
+    def _joined(self, this: Pass) -> Iterator[JSON]:
+        """The joined rows, the cursor of pass ``this`` moved to each one's place as it
+        is handed over: side a's row number, or minus side b's."""
+        findings, at = this.findings, this.cursor
         left_out: dict[str, int] = {}
         held: dict[str, _Read] = {}  # b's rows by ID, in b's order
         extra: list[_Read] = []  # b's other rows (an ID repeated, blank or not text)
@@ -231,16 +227,17 @@ class JoinedRows:
                             place, "ab"[index], one[0], outside.value, handed, outside.hint
                         )
                         break
-            self._last = (side, read[3])
+            at.position = read[3] if side == 0 else -read[3]
             if type(read[0]) is int:
-                findings.note_id(handed, read[0], self.here)
+                findings.note_id(handed, read[0], partial(self.place, side, read[3]))
             handed += 1
             return row  # type: ignore[return-value]
 
         count_a = 0
-        for read in self._read(0, True, left_out):
+        groups = findings.groups
+        for read in self._read(0, True, left_out, None if groups is None else groups.read):
             count_a += 1
-            case_id, label, _, _, fields = read
+            case_id, label, _, _, fields, group_value = read
             row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
             if label is not ABSENT:
                 row["a"] = label
@@ -256,7 +253,7 @@ class JoinedRows:
             if fields:
                 row.update(fields)
             if findings.groups is not None:
-                findings.groups.add(row, self._group_value)
+                findings.groups.add(row, group_value)
             yield hand(row, 0, read, other)
         rest = heapq.merge(  # b's IDs that a lacks (first seen: one side only), and the rest
             ((read[3], True, read) for case_id, read in held.items() if case_id not in seen),
@@ -275,39 +272,41 @@ class JoinedRows:
             yield hand(row, 1, read, None)
         findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, count_b))
         findings.left_out = left_out
-        if findings.groups is not None and findings.groups.nowhere():
-            path = findings.groups.path
-            side_a = self.sides[0]
-            kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
-            words = nowhere_words(findings.groups, f"side a's file {side_a.display}", kept)
-            findings.group_nowhere = str(misfit(self.case_file, path.at, words))
+        side_a = self.sides[0]
+        kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
+        close_groups(findings, f"side a's file {side_a.display}", kept, self.case_file)
         findings.whole = True
 
-    def here(self) -> str:
-        """The row handed over last, with its file: ``file:LINE`` (or ``#row N``...)."""
-        return self.display if self._last is None else self.place(*self._last)
+    def place_of(self, index: int) -> str:
+        """Where row ``index`` (from 0) is, with its file: ``file:LINE`` (or ``#row N``...);
+        the join's file for a row no pass has handed over yet."""
+        number = self.handed.line(index)
+        if number is None:
+            return self.display
+        return self.place(0, number) if number > 0 else self.place(1, -number)
 
-    def group(self) -> str | None:
-        """The label of the group of the row the latest pass handed over last (``None``
-        without ``group_by``)."""
-        return group_of_last(self._passes)
+    def group(self, index: int) -> str | None:
+        """The label of the group of row ``index`` (``None`` without ``group_by``, or for
+        a row no pass has handed over yet)."""
+        return self.handed.group(index)
 
     def where(self, index: int) -> str:
-        """Row ``index``, the row handed over last, named for people."""
-        return f"{self.here()} rows[{index}]"
+        """Row ``index``, named for people by its place."""
+        return f"{self.place_of(index)} rows[{index}]"
 
     def notes(self) -> ReadNotes | None:
-        """What the first pass found: the IDs of each side, those on one side only, the
-        first label outside its side's vocabulary, the rows ``where`` left out."""
-        chosen = next((found for kind, found in self._passes if kind == "rows"), None)
-        if chosen is None:
-            chosen = next((found for _, found in self._passes if found.whole), None)
-        if chosen is None:
-            return None
-        findings = chosen
-        side = 0 if findings.outside is None or findings.outside.side == "a" else 1
+        """What the first pass found (:func:`~pytest_rubric.inputs.passes.first_notes`):
+        the IDs of each side, those on one side only, the first label outside its side's
+        vocabulary, the rows ``where`` left out."""
+        return first_notes(self.passes, self._vocabulary)
+
+    def _vocabulary(self, chosen: Pass) -> str:
+        """The vocabulary of the side whose label outside it the pass ``chosen`` found
+        (a's by default)."""
+        outside = chosen.findings.outside
+        side = 0 if outside is None or outside.side == "a" else 1
         spec = self.sides[side].ledger
-        return ReadNotes.of(findings, vocabulary(None if spec is None else spec.labels))
+        return vocabulary(None if spec is None else spec.labels)
 
 
 def _one_key(path: KeyPath) -> str | None:

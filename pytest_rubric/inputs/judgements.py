@@ -18,6 +18,7 @@ This module does not import pytest.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
@@ -26,6 +27,18 @@ from pytest_rubric.descriptions.misfits import dotted_words
 from pytest_rubric.descriptions.selection import Conditions
 
 Steps = tuple[tuple[str, int | None], ...]
+
+
+class _Paths(NamedTuple):
+    """The paths a judgement is split along: the grader's and the label's, as written and
+    as steps, and each ``where`` path's steps (``beside``) with the path."""
+
+    grader: KeyPath
+    label: KeyPath
+    grader_steps: Steps
+    label_steps: Steps
+    beside: tuple[Steps, ...]
+    where_paths: tuple[KeyPath, ...]
 
 
 def steps_of(path: KeyPath) -> Steps:
@@ -57,6 +70,7 @@ def judgements_of(
     # The usual export: its judgements in a list under one key of the row (Label Studio's
     # annotations, SageMaker's workers), both paths running on inside its items.
     through = grader_steps[0][0] if grader_steps[0][1] is None else None
+    paths = _Paths(grader, label, grader_steps, label_steps, beside, where_paths)
     shared = (
         through is not None
         and len(grader_steps) > 1
@@ -76,23 +90,13 @@ def judgements_of(
                 if kept is None or kept(copy):
                     yield copy
             continue
-        for judgement in _split(
-            row, grader, label, grader_steps, label_steps, beside, where_paths, where
-        ):
+        for judgement in _split(row, paths, where):
             if kept is None or kept(judgement):
                 yield judgement
 
 
-def _split(
-    row: dict[str, object],
-    grader: KeyPath,
-    label: KeyPath,
-    grader_steps: Steps,
-    label_steps: Steps,
-    beside: tuple[Steps, ...],
-    where_paths: tuple[KeyPath, ...],
-    where: Callable[[], str],
-) -> Iterator[object]:
+def _split(row: dict[str, object], paths: _Paths, where: Callable[[], str]) -> Iterator[object]:
+    grader, label, grader_steps, label_steps, beside, where_paths = paths
     value: object = row
     for depth, (part, index) in enumerate(grader_steps):
         kind = type(value)

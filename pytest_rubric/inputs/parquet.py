@@ -24,7 +24,7 @@ from pytest_rubric.descriptions.dataset import Dataset
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.descriptions.misfits import dotted_words, header_problem, misfit
 from pytest_rubric.inputs.cursor import Cursor
-from pytest_rubric.inputs.source import InputFile
+from pytest_rubric.inputs.formats.base import InputFile
 
 
 @dataclass(frozen=True, slots=True)

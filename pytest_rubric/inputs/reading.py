@@ -1,17 +1,17 @@
 """The inputs room's one entry point: :func:`open_input`, a case's ``input_file`` as
 what the runner hands its evaluator.
 
-- ``.json`` (also gzip'd): :class:`WholeInput`, the whole input mapping;
-- ``.jsonl``, ``.csv`` (each also gzip'd), ``.parquet``, and a ``.json`` document read
-  through a ``ledger:`` block: :class:`~.rows.FileRows`, ledger rows read one at a
-  time, as a ``ledger:`` block says where the case has one;
+- a format that holds the whole input (``.json``, also gzip'd), read without a
+  ``ledger:`` block: :class:`WholeInput`, the whole input mapping;
+- any other, or one read through a ``ledger:`` block: :class:`~.rows.FileRows`, ledger
+  rows read one at a time, as the block says where the case has one;
 - two files joined by case ID (a ``ledger:`` whose ``a`` and ``b`` are each a file):
   :class:`~.joins.JoinedRows`.
 
-The format is the suffix written in the case file (``InputFile.format``), so a symlink
-named ``week.csv`` is read as CSV whatever its target is called. Readers raise
-:class:`~pytest_rubric.core.errors.RubricInputError` naming ``path:line`` for a file that
-is not what it claims to be.
+The format is the one the name written in the case file ends in (``InputFile.format``,
+:mod:`.formats`), so a symlink named ``week.csv`` is read as CSV whatever its target is
+called. Readers raise :class:`~pytest_rubric.core.errors.RubricInputError` naming
+``path:line`` for a file that is not what it claims to be.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from typing import TypeVar
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.rows import FileRows
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.inputs.wholejson import read_json, read_json_with_row_lines
 
 _Read = TypeVar("_Read")
 
-#: The formats that hold the whole input (a mapping), not ledger rows.
-WHOLE_INPUTS = (".json", ".json.gz")
+#: What a format that holds the whole input says it holds.
+WHOLE = "the whole input"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class WholeInput:
         (:class:`RubricInputError`), a library's own error or memory running out too."""
         file = self.file
         try:
-            return read(file.path, file.display, gzipped=file.format.endswith(".gz"))
+            return read(file.path, file.display, gzipped=file.reader.gzipped)
         except RubricInputError:
             raise
         except Exception as exc:
@@ -69,7 +69,7 @@ def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows | 
     ``case_file`` names the case file in messages about its ``ledger:`` block."""
     ledger = file.ledger
     if ledger is None:
-        return WholeInput(file) if file.format in WHOLE_INPUTS else FileRows(file, case_file)
+        return WholeInput(file) if file.reader.holds == WHOLE else FileRows(file, case_file)
     if ledger.join is not None:
         return JoinedRows(file, case_file)
     return FileRows(file, case_file)

@@ -1,44 +1,16 @@
-"""A case's ``input_file:``, as the loader resolved it: what the runner hands the inputs room;
-for a join, both sides' files, each read by its side's ledger."""
+"""A case's ``input_file:``, as the loader resolved it (:class:`InputFile`, whose home is
+beside the formats it is read by): what the runner hands the inputs room; for a join,
+both sides' files, each read by its side's ledger."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 
-from pytest_rubric.descriptions.dataset import Dataset
 from pytest_rubric.descriptions.join import Side
 from pytest_rubric.descriptions.ledger import Ledger
-from pytest_rubric.descriptions.selection import EVERY_ROW, Selection
+from pytest_rubric.inputs.formats.base import InputFile
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InputFile:
-    """An input file: ``input_file:`` as written (resolved anew when a cached case file is
-    reused), the path it leads to, how messages name it, and how to read it: its suffix
-    as written (a key of :data:`~pytest_rubric.inputs.formats.INPUT_FORMATS`, not the
-    suffix of what a symlink leads to) and, for an export, its ``ledger:`` description.
-    A join's is side a's file with the join's ledger, and ``sides``: each side's file,
-    read by its side's ledger. A dataset's (``dataset:``) has its block as ``dataset``."""
-
-    text: str
-    path: Path
-    display: str
-    format: str
-    ledger: Ledger | None = None
-    sides: tuple[InputFile, InputFile] | None = None
-    dataset: Dataset | None = None
-
-    @property
-    def description(self) -> Ledger | Dataset | None:
-        """What says how its rows are read: its ``ledger:`` or ``dataset:`` block."""
-        return self.ledger if self.ledger is not None else self.dataset
-
-    @property
-    def selection(self) -> Selection:
-        """Which rows it gives (``records``, ``where``, ``ids``)."""
-        described = self.description
-        return EVERY_ROW if described is None else described.selection
+__all__ = ["InputFile", "joined_sides", "side_ledger"]
 
 
 def side_ledger(side: Side, ledger: Ledger, name: str) -> Ledger:

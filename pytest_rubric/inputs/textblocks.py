@@ -24,8 +24,8 @@ from pytest_rubric.inputs.blocks import (
 )
 from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.findings import Findings, grader_shown
+from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.groups import GroupTally
-from pytest_rubric.inputs.source import InputFile
 from pytest_rubric.inputs.textfiles import open_text, whole_lines
 
 #: What is read in blocks of a CSV ledger without a ``ledger:`` block: this header, then
@@ -43,8 +43,7 @@ def text_label_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBloc
     judgements of a one-row-per-judgement export, and that it was read whole, once the
     last block is handed over."""
     ledger = file.ledger
-    base = file.format.removesuffix(".gz")
-    if ledger is not None and base != ".csv":
+    if ledger is not None and not file.reader.traits.text_cells:  # a CSV's columns only
         yield None
         return
     if ledger is None or not ledger.per_judgement:
@@ -81,14 +80,13 @@ def _blocks(
 ) -> Iterator[LabelBlock | None]:
     """The file's label blocks, one row per judgement read by ``kind``; the reader of
     judgements is put in ``ended`` once every line is read."""
-    gzipped = file.format.endswith(".gz")
-    csv_like = file.format.removesuffix(".gz") == ".csv"
+    text_cells = file.reader.traits.text_cells  # a header line, then records of text cells
     try:
-        with open_text(file.path, gzipped=gzipped) as stream:
+        with open_text(file.path, gzipped=file.reader.gzipped) as stream:
             blocks = whole_lines(stream)
             judgements: Judgements | None = None
             read: Callable[[str], LabelBlock | None] | None
-            if csv_like:
+            if text_cells:
                 header = next(blocks, None)
                 end = -1 if header is None else header.find("\n")
                 read = None

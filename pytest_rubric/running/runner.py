@@ -234,10 +234,10 @@ class _Asking:
 
     def rows_for_review(
         self,
-    ) -> tuple[Mapping[str, JSON], Callable[[int], str], Callable[[], str | None] | None]:
+    ) -> tuple[Mapping[str, JSON], Callable[[int], str], Callable[[int], str | None] | None]:
         """The ledger again, for ``review``, how to name row N's place (``where`` gives
         the line in the case file or in the input file), and, for a ledger with
-        ``group_by``, the label of the group of the row read last."""
+        ``group_by``, the label of row N's group."""
         case = self.case
         if case.input_file is None:
             lines: Sequence[int] = case.place.row_lines
@@ -259,7 +259,7 @@ class _Asking:
         grouped = opened.file.ledger is not None and opened.file.ledger.group_by is not None
         return (
             cast(Mapping[str, JSON], {"rows": rows}),
-            lambda index: rows.here(),
+            rows.place_of,
             rows.group if grouped else None,
         )
 
@@ -274,7 +274,12 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
         group_of = None
 
+    # The row a review row is about: the one the review asked ``where`` of for it (the
+    # last, if several); a review row that names none has no group.
+    named: list[int] = []
+
     def where(index: int) -> str:
+        named[:] = (index,)
         return f"{at}{line_of(index)}"
 
     rows: list[JSON] = []
@@ -287,7 +292,8 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
                 more += 1
                 continue
             kept = _review_row(ask.call, row)
-            label = None if group_of is None else group_of()
+            label = None if group_of is None or not named else group_of(named[0])
+            named.clear()
             if label is not None and type(kept) is dict:
                 kept["group"] = plain(label)
             rows.append(kept)

@@ -1,0 +1,7 @@
+"""The input formats, one module each, behind one protocol (:class:`.base.Format`), in one
+table (:mod:`.registry`): ``.json`` (the whole input, or with ``ledger:`` a document of
+rows), ``.jsonl``, ``.csv``, each of these gzip'd (:mod:`.gzipped`), and ``.parquet``.
+
+Importing a format imports none of its readers: each is imported when a file of its
+format is read, so a run of inline cases loads only this table.
+"""
