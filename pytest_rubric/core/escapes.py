@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 #: Lone surrogates: text UTF-8 cannot encode.
-_SURROGATES = re.compile("[\ud800-\udfff]")
+SURROGATES = re.compile("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 #: Invisible characters that reorder or hide text: direction marks and overrides,
 #: isolates, the Arabic letter mark and the zero-width no-break space (BOM).
@@ -39,9 +39,9 @@ def _escape(match: re.Match[str]) -> str:
 
 def escape_surrogates(text: str) -> str:
     """``text`` with its lone surrogates, and nothing else, written as escapes."""
-    return _SURROGATES.sub(_escape, text)
+    return SURROGATES.sub(_escape, text)
 
 
 def is_encodable(text: str) -> bool:
     """Whether ``text`` can be written as UTF-8 (it has no lone surrogate)."""
-    return text.isascii() or _SURROGATES.search(text) is None
+    return text.isascii() or SURROGATES.search(text) is None

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any, TypeAlias, TypeVar, cast
 
-from pytest_rubric.core.escapes import escape_surrogates, is_encodable
+from pytest_rubric.core.escapes import SURROGATES, escape_surrogates, is_encodable
 from pytest_rubric.core.numbers import BIG_INTEGER, WHOLE_INT_BITS, decimal_digits
 
 #: A JSON-compatible value, as evaluators take and answer them.
@@ -168,7 +168,7 @@ class NotClean(ValueError):
 def _clean_copy(value: Any, depth: int) -> Any:
     kind = type(value)
     if kind is str:
-        if value.isascii() or is_encodable(value):
+        if value.isascii() or SURROGATES.search(value) is None:
             return value
         raise NotClean
     if kind is bool or value is None:
@@ -205,7 +205,7 @@ def _all_text(items: list[Any]) -> bool:
     if type(items[0]) is not str or set(map(type, items)) != {str}:
         return False
     joined = "".join(items)
-    return is_encodable(joined)
+    return joined.isascii() or SURROGATES.search(joined) is None
 
 
 #: Types that are plain and clean whatever their value.
@@ -213,7 +213,7 @@ _ATOMS = frozenset((bool, type(None)))
 
 
 def _is_clean_text(text: str) -> bool:
-    return is_encodable(text)
+    return text.isascii() or SURROGATES.search(text) is None
 
 
 #: Compact JSON text of a value :func:`plain` gave back.

@@ -12,8 +12,7 @@ answer not being written after all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias, overload
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias, overload
 
 from pytest_rubric.core.escapes import escape_controls, is_encodable
 from pytest_rubric.core.jsonvalues import JSON, plain
@@ -29,11 +28,10 @@ if TYPE_CHECKING:
 Ended: TypeAlias = tuple[Outcome, str]
 
 
-@dataclass(frozen=True, slots=True)
-class RecordOf:
+class RecordOf(NamedTuple):
     """Whose record it is: the case as it was collected, and how a report names it: its
     node ID, its case file and input file relative to rootdir (``""`` for none), and its
-    evaluator's name."""
+    evaluator's name. A tuple: one is made for every case a run reports."""
 
     case: Case
     nodeid: str
@@ -50,7 +48,8 @@ def brief_record(
 ) -> CaseRecord:
     """The record of ``of`` a run keeps when nothing reads more than its summary: who,
     where and what became of it (see :func:`full_record` for the arguments)."""
-    return _finished(_head(of, outcome), _as_ran(of, outcome), outcome, ended, update)
+    case = of.case if outcome is None else outcome.case
+    return _finished(_head(of, case, outcome), case, outcome, ended, update)
 
 
 def full_record(
@@ -65,8 +64,8 @@ def full_record(
 
     An ``input`` the case keeps as packed text is left out (:func:`input_set_apart` says
     so), for :func:`~pytest_rubric.reports.sealing.sealed` to set that text in as it is."""
-    record = _head(of, outcome)
-    case = _as_ran(of, outcome)
+    case = of.case if outcome is None else outcome.case  # as it ran: with its expected
+    record = _head(of, case, outcome)
     if of.input_file:
         record["inputFile"] = of.input_file
     elif outcome is not None and case.problems:  # its file's problems kept it from running
@@ -89,14 +88,8 @@ def input_set_apart(record: CaseRecord) -> bool:
     return "expected" in record and "input" not in record and "inputFile" not in record
 
 
-def _as_ran(of: RecordOf, outcome: CaseOutcome | None) -> Case:
-    """The case as it ran: with the expected answer it was compared with."""
-    return of.case if outcome is None else outcome.case
-
-
-def _head(of: RecordOf, outcome: CaseOutcome | None) -> CaseRecord:
-    """The keys every record has."""
-    case = _as_ran(of, outcome)
+def _head(of: RecordOf, case: Case, outcome: CaseOutcome | None) -> CaseRecord:
+    """The keys every record has, of ``case`` as it ran."""
     return {
         "nodeid": text(of.nodeid) or "",
         "case": text(case.name) or "",
