@@ -31,6 +31,7 @@ from pytest_rubric.inputs.formats.registry import (
     formats_text,
     traits_of,
 )
+from pytest_rubric.inputs.textfiles import GZIP, PLAIN
 
 ROWS = [{"id": "x", "a": True, "b": False}, {"id": "y", "a": False, "b": False}]
 
@@ -98,8 +99,8 @@ def test_gzip_wraps_a_text_format_and_reads_its_rows_alike(tmp_path: Path) -> No
     (tmp_path / "l.csv.gz").write_bytes(gzip.compress(text.encode()))
     plain = _read(CSV, _file(tmp_path / "l.csv", CSV))
     packed = gzipped(CSV)
-    assert packed.gzipped
-    assert not CSV.gzipped
+    assert packed.opener is GZIP
+    assert CSV.opener is PLAIN
     assert packed.holds == CSV.holds
     assert (
         _read(packed, _file(tmp_path / "l.csv.gz", packed))
@@ -172,7 +173,7 @@ def test_the_table_imports_no_reader_until_a_file_is_read() -> None:
         "import pytest_rubric.inputs.formats.registry\n"
         "loaded = [name for name in sys.modules if name.startswith(('pyarrow', "
         "'pytest_rubric.inputs.parquet', 'pytest_rubric.inputs.csvrows', "
-        "'pytest_rubric.inputs.textblocks', 'pytest_rubric.inputs.jsondocs'))]\n"
+        "'pytest_rubric.inputs.textblocks', 'pytest_rubric.inputs.jsondocs', 'gzip'))]\n"
         "print(loaded)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)

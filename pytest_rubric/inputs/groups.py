@@ -30,6 +30,7 @@ from typing import Final
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON, plain
+from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter
 
@@ -78,12 +79,13 @@ class _Group:
         if self.value is not ABSENT:
             group["value"] = plain(self.value)
         agreement = self.both + self.neither
-        group["matrix"] = {
-            "bothPass": self.both,
-            "bothFail": self.neither,
-            "aOnly": self.a_only,
-            "bOnly": self.b_only,
+        counts = {
+            (True, True): self.both,
+            (False, False): self.neither,
+            (True, False): self.a_only,
+            (False, True): self.b_only,
         }
+        group["matrix"] = {cell: counts[pair] for pair, cell in MATRIX_CELLS.items()}
         group["agreement"] = agreement
         group["total"] = agreement + self.a_only + self.b_only
         group["disagreements"] = [plain(case_id) for case_id in self.ids]

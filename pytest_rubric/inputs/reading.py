@@ -53,7 +53,7 @@ class WholeInput:
         (:class:`RubricInputError`), a library's own error or memory running out too."""
         file = self.file
         try:
-            return read(file.path, file.display, gzipped=file.reader.gzipped)
+            return read(file.path, file.display, file.reader.opener)
         except RubricInputError:
             raise
         except Exception as exc:

@@ -8,7 +8,6 @@ between calls.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain
@@ -26,7 +25,7 @@ from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 from pytest_rubric.inputs.findings import Findings, grader_shown
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.groups import GroupTally
-from pytest_rubric.inputs.textfiles import open_text, whole_lines
+from pytest_rubric.inputs.textfiles import whole_lines
 
 #: What is read in blocks of a CSV ledger without a ``ledger:`` block: this header, then
 #: rows of ``ID,L1,L2`` (see :func:`~.blocks.word_block`).
@@ -81,8 +80,10 @@ def _blocks(
     """The file's label blocks, one row per judgement read by ``kind``; the reader of
     judgements is put in ``ended`` once every line is read."""
     text_cells = file.reader.traits.text_cells  # a header line, then records of text cells
+    opener = file.reader.opener
+    skipped: tuple[type[Exception], ...] = (UnicodeDecodeError, OSError, *opener.faults)
     try:
-        with open_text(file.path, gzipped=file.reader.gzipped) as stream:
+        with opener.open_text(file.path) as stream:
             blocks = whole_lines(stream)
             judgements: Judgements | None = None
             read: Callable[[str], LabelBlock | None] | None
@@ -115,8 +116,8 @@ def _blocks(
                     )
                     findings.whole = True
                 yield last
-    except (UnicodeDecodeError, OSError, EOFError, zlib.error):
-        yield None  # gzip.BadGzipFile is an OSError
+    except skipped:
+        yield None
 
 
 def _csv_block_reader(

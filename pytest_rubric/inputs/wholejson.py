@@ -3,15 +3,14 @@ evaluator's input; and, for review, the line each of its ``rows`` starts on."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
-import zlib
 from pathlib import Path
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsondecode import DECODER, TOO_DEEP
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, not_whole
 
 #: A whole ``.json`` input longer than this many characters (a ``.json.gz``: once
 #: inflated) is refused, read no further: it is decoded whole, at many times its size in
@@ -20,20 +19,21 @@ from pytest_rubric.core.jsonvalues import JSON
 MAX_JSON_CHARS = 256 * 1024 * 1024
 
 
-def read_json(path: Path, display: str, *, gzipped: bool = False) -> dict[str, JSON]:
-    """The whole input mapping from a ``.json`` (or gzip'd ``.json.gz``) file."""
-    return _decode_json(_json_text(path, display, gzipped), display)
+def read_json(path: Path, display: str, opener: Opener = PLAIN) -> dict[str, JSON]:
+    """The whole input mapping from a ``.json`` (or gzip'd ``.json.gz``) file, its bytes
+    opened by ``opener``."""
+    return _decode_json(_json_text(path, display, opener), display)
 
 
 def read_json_with_row_lines(
-    path: Path, display: str, *, gzipped: bool = False
+    path: Path, display: str, opener: Opener = PLAIN
 ) -> tuple[dict[str, JSON], list[int]]:
     """As :func:`read_json`, with the line each item of its ``rows`` list starts on.
 
     For naming a row's place (``file:line``) when rows are kept for review; the
     list is empty when the input has no ``rows`` list.
     """
-    text = _json_text(path, display, gzipped)
+    text = _json_text(path, display, opener)
     value = _decode_json(text, display)
     if not isinstance(value.get("rows"), list):
         return value, []
@@ -77,32 +77,19 @@ def _row_offsets(text: str) -> list[int]:
     return []
 
 
-def _json_text(path: Path, display: str, gzipped: bool = False) -> str:
+def _json_text(path: Path, display: str, opener: Opener) -> str:
     limit = MAX_JSON_CHARS
     try:
-        if gzipped:
-            if path.stat().st_size == 0:  # gzip reads an empty file as empty text
-                raise gzip.BadGzipFile("the file is empty")
-            with gzip.open(path, "rt", encoding="utf-8-sig") as stream:
-                text = stream.read(limit + 1)  # inflated a chunk at a time, up to the cap
-        elif path.stat().st_size <= limit:  # a character takes a byte at least
-            return path.read_text(encoding="utf-8-sig")
-        else:
-            with path.open(encoding="utf-8-sig") as stream:
-                text = stream.read(limit + 1)
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise RubricInputError(
-            f"{display}: not a whole gzip file ({exc}); write it with gzip, or name it "
-            "without '.gz'"
-        ) from None
+        text = opener.read_text(path, limit)
+    except opener.faults as exc:
+        raise not_whole(display, exc) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricInputError(f"{display}: cannot be read: {exc}") from None
     if len(text) > limit:
-        inflated = " once inflated" if gzipped else ""
         raise RubricInputError(
-            f"{display}: longer than {limit:,} characters{inflated}, more than a whole "
-            ".json input may hold (it is decoded whole, in memory); write its rows as a "
-            ".jsonl ledger, one JSON object a line, which is read a row at a time"
+            f"{display}: longer than {limit:,} characters{opener.inflated}, more than a "
+            "whole .json input may hold (it is decoded whole, in memory); write its rows as "
+            "a .jsonl ledger, one JSON object a line, which is read a row at a time"
         )
     return text
 

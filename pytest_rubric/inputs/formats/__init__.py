@@ -2,6 +2,7 @@
 table (:mod:`.registry`): ``.json`` (the whole input, or with ``ledger:`` a document of
 rows), ``.jsonl``, ``.csv``, each of these gzip'd (:mod:`.gzipped`), and ``.parquet``.
 
-Importing a format imports none of its readers: each is imported when a file of its
-format is read, so a run of inline cases loads only this table.
+Importing a format imports none of its readers (only how text files are opened,
+:mod:`..textfiles`, which imports gzip when a gzip'd file is read): each is imported when
+a file of its format is read, so a run of inline cases loads only this table.
 """

@@ -1,9 +1,9 @@
 """What a format is (:class:`Format`), and what it reads (:class:`InputFile`).
 
-A format knows its suffix, what it holds, what a description is told of it
-(:class:`~pytest_rubric.descriptions.traits.FileTraits`), how to read a file's rows (moving a
-:class:`~pytest_rubric.inputs.cursor.Cursor`), its label blocks where it has a fast path,
-and how a row's place is worded. Nothing else in the inputs room looks at a suffix.
+A format knows its suffix, what it holds, how its bytes are opened, what a description is
+told of it (:class:`~pytest_rubric.descriptions.traits.FileTraits`), how to read a file's rows
+(moving a :class:`~pytest_rubric.inputs.cursor.Cursor`), its label blocks where it has a fast
+path, and how a row's place is worded. Nothing else in the inputs room looks at a suffix.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pytest_rubric.descriptions.traits import FileTraits
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
     from pytest_rubric.inputs.findings import Findings
+    from pytest_rubric.inputs.textfiles import Opener
 
 
 class Format(Protocol):
@@ -38,8 +39,8 @@ class Format(Protocol):
         whole without a ``ledger:`` block) or ``ledger rows``."""
 
     @property
-    def gzipped(self) -> bool:
-        """Whether its bytes are gzip'd text."""
+    def opener(self) -> Opener:
+        """How its bytes are opened: as they are, or inflated (:func:`.gzipped.gzipped`)."""
 
     @property
     def traits(self) -> FileTraits:

@@ -13,6 +13,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.descriptions.traits import FileTraits
 from pytest_rubric.inputs.formats.base import InputFile
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, text_rows
 
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
@@ -24,7 +25,7 @@ class JsonDocument:
     """The JSON document format (gzip'd: :func:`~.gzipped.gzipped`)."""
 
     suffix: str = ".json"
-    gzipped: bool = False
+    opener: Opener = PLAIN
     holds = "the whole input"
 
     @property
@@ -33,7 +34,6 @@ class JsonDocument:
 
     def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
         from pytest_rubric.inputs.jsondocs import document_rows
-        from pytest_rubric.inputs.textfiles import text_rows
 
         records = file.selection.records
 
@@ -43,7 +43,7 @@ class JsonDocument:
         def where() -> str:
             return file.place(cursor.position)
 
-        return text_rows(file.path, file.display, self.gzipped, read, where)
+        return text_rows(file.path, file.display, self.opener, read, where)
 
     def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
         ledger = file.ledger

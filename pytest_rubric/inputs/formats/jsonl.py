@@ -12,6 +12,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.descriptions.traits import FileTraits
 from pytest_rubric.inputs.formats.base import InputFile
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, text_rows
 
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
@@ -23,7 +24,7 @@ class Jsonl:
     """The JSON Lines format (gzip'd: :func:`~.gzipped.gzipped`)."""
 
     suffix: str = ".jsonl"
-    gzipped: bool = False
+    opener: Opener = PLAIN
     holds = "ledger rows"
 
     @property
@@ -32,7 +33,6 @@ class Jsonl:
 
     def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
         from pytest_rubric.inputs.jsonl import jsonl_rows
-        from pytest_rubric.inputs.textfiles import text_rows
 
         def read(stream: TextIO) -> Iterator[JSON]:
             return jsonl_rows(stream, file.display, cursor)
@@ -40,7 +40,7 @@ class Jsonl:
         def where() -> str:  # the line being read, once there is one
             return file.place(cursor.position) if cursor.position else file.display
 
-        return text_rows(file.path, file.display, self.gzipped, read, where)
+        return text_rows(file.path, file.display, self.opener, read, where)
 
     def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
         ledger = file.ledger

@@ -13,6 +13,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.descriptions.traits import FileTraits
 from pytest_rubric.inputs.formats.base import InputFile
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, unreadable
 
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
@@ -24,7 +25,7 @@ class Parquet:
     """The Parquet format."""
 
     suffix: str = ".parquet"
-    gzipped: bool = False
+    opener: Opener = PLAIN  # its bytes as they are: pyarrow opens them
     holds = "ledger rows"
 
     @property
@@ -33,7 +34,6 @@ class Parquet:
 
     def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
         from pytest_rubric.inputs.parquet import parquet_rows
-        from pytest_rubric.inputs.textfiles import unreadable
 
         try:  # a batch is converted whole: the row at fault is this one or a later one
             yield from parquet_rows(file, case_file, cursor)
