@@ -67,8 +67,8 @@ class OnLedger:
 
     - ``stream(rows, where) -> (answer, Evidence)``: answers for ledger rows read one
       at a time from an ``input_file`` (``.jsonl``, ``.csv``, ``.parquet``) without
-      holding them all; ``where`` names the row handed over last (an earlier row's line
-      is not kept). Without it, such rows are gathered into ``{"rows": [...]}`` for
+      holding them all; ``where(index)`` names row ``index``, any row handed over so far
+      (each row's place is kept, a number a row). Without it, such rows are gathered into ``{"rows": [...]}`` for
       ``evaluate``. The rows may also offer themselves as blocks of label pairs
       (:class:`pytest_rubric.core.labelblocks.LabelBlockSource`), which a stream may
       tally instead, a block at a time.
