@@ -360,7 +360,9 @@ def test_a_run_of_plain_test_modules_imports_nothing_more_of_the_plugin(
     result.stdout.fnmatch_lines([f"loaded: {UNUSED_PLUGIN}"])
 
 
-@pytest.mark.parametrize("update", [(), ("--rubric-update=all",)], ids=["plain", "update"])
+@pytest.mark.parametrize(
+    "update", [(), ("--rubric-update=all", "--rubric-update-in-ci")], ids=["plain", "update"]
+)
 def test_only_an_update_run_imports_the_editing_room(
     pytester: pytest.Pytester, update: tuple[str, ...]
 ) -> None:
