@@ -60,6 +60,8 @@ def run(python: Path, tree: Path, script: list[str]) -> list[tuple[str, float, s
         match = RATIO.match(line)
         if match is not None:
             found.append((match["label"], float(match["ratio"]), line.strip()))
+        elif "target" in line:  # a measure worded otherwise (memory a case): shown as it is
+            found.append(("", 0.0, line.strip()))
     return found
 
 
@@ -95,7 +97,8 @@ def main() -> None:
         for name, (python, where) in sides.items():
             for label, ratio, line in run(python, where, script):
                 print(f"round {round_number} {name:>14}: {line}", flush=True)
-                ratios.setdefault(label, {}).setdefault(name, []).append(ratio)
+                if label:
+                    ratios.setdefault(label, {}).setdefault(name, []).append(ratio)
     print(f"\n{' '.join(script)}: median of {options.rounds} rounds, each side's own ratio")
     for label, by_side in ratios.items():
         shown = "   ".join(

@@ -238,7 +238,14 @@ def test_the_codec_names_every_field_of_each_type_once(record: Record) -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["casefiles/loader.py", "inputs/joins.py", "core/packed.py", "descriptions/ledger.py"]
+    "module",
+    [
+        "casefiles/loader.py",
+        "inputs/joins.py",
+        "core/packed.py",
+        "descriptions/ledger.py",
+        "inputs/formats/registry.py",
+    ],
 )
 def test_the_stamp_changes_with_any_shaping_modules_code_even_at_the_same_size_and_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str

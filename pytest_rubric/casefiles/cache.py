@@ -34,7 +34,8 @@ from pytest_rubric.inputs.inputpaths import InputFiles
 #: Changed whenever what an entry holds changes shape.
 FORMAT = 9
 #: The rooms whose code decides what a case file loads as: an entry is kept only while
-#: each of their modules is byte for byte what it was (an edited checkout never reuses one).
+#: each of their modules, in subpackages too (the formats' traits shape a block's
+#: reading), is byte for byte what it was (an edited checkout never reuses one).
 _SHAPERS = ("casefiles", "core", "descriptions", "inputs")
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -46,7 +47,7 @@ def stamp() -> str:
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
     python = f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}"
     parts = [str(FORMAT), python, yaml.__version__, yamlstrict.PARSER.__name__, str(limit)]
-    for module in sorted(path for room in _SHAPERS for path in (_PACKAGE / room).glob("*.py")):
+    for module in sorted(path for room in _SHAPERS for path in (_PACKAGE / room).rglob("*.py")):
         with open(module, "rb") as stream:
             parts.append(hashlib.sha256(stream.read()).hexdigest()[:16])
     return " ".join(parts)
