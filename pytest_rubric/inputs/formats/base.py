@@ -101,6 +101,11 @@ class InputFile:
         ``file#records[N]``."""
         return f"{self.display}{self.reader.place(self, number)}"
 
+    def reading_at(self, position: int) -> str:
+        """Where a text file's reading is: the line ``position`` once there is one, else
+        the file."""
+        return self.place(position) if position else self.display
+
     @property
     def reader(self) -> Format:
         """Its format, once the loader has let it be read."""

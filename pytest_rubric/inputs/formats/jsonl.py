@@ -37,10 +37,9 @@ class Jsonl:
         def read(stream: TextIO) -> Iterator[JSON]:
             return jsonl_rows(stream, file.display, cursor)
 
-        def where() -> str:  # the line being read, once there is one
-            return file.place(cursor.position) if cursor.position else file.display
-
-        return text_rows(file.path, file.display, self.opener, read, where)
+        return text_rows(
+            file.path, file.display, self.opener, read, lambda: file.reading_at(cursor.position)
+        )
 
     def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
         ledger = file.ledger
