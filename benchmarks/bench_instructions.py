@@ -11,7 +11,11 @@ case files, pytest and this plugin only, run once untimed so that pytest's cache
 the loaded case files, then counted with ``--rubric-report`` and without it, side by
 side (in parallel: the counts do not depend on what else runs). Prints the ratio.
 ``--measure cases`` counts the ``cases`` measure instead: the cases against as many
-``def test_N(): pass`` in 100 modules under ``-p no:rubric`` (target 1.0x).
+``def test_N(): pass`` in 100 modules under ``-p no:rubric`` (target 1.0x); ``--measure
+cold`` the same from nothing (``--cache-clear`` for both, the test modules'
+``__pycache__`` removed: pytest rewrites and compiles them again; target 1.10x);
+``--measure unused`` 200 plain test functions and no case file, the plugin on /
+``-p no:rubric`` (target 1.02x).
 A count is not a time (a cache miss costs more than an addition), but a change that
 counts fewer instructions for the same work is cheaper, and its ratio reproduces.
 """
@@ -59,7 +63,9 @@ def counted(child: subprocess.Popen[str]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--measure", choices=("report", "cases"), default="report")
+    parser.add_argument(
+        "--measure", choices=("report", "cases", "cold", "unused"), default="report"
+    )
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--files", type=int, default=100)
     options = parser.parse_args()
@@ -75,21 +81,36 @@ def main() -> None:
             base = (OURS, corpus)
             label = "--rubric-report on / off"
             target = 1.10
-        else:
+        elif options.measure == "cases":
             empty = empty_tests_project(work / "empty", options.cases, 100)
             ours, base = (OURS, corpus), (OFF, empty)
             label = "cases / empty test functions"
             target = 1.0
+        elif options.measure == "unused":
+            plain = empty_tests_project(work / "plain", 200, 1)
+            ours, base = (OURS, plain), (OFF, plain)
+            label = "plain tests, plugin unused / -p no:rubric"
+            target = 1.02
+        else:
+            empty = empty_tests_project(work / "empty", options.cases, 100)
+            ours, base = ([*OURS, "--cache-clear"], corpus), ([*OFF, "--cache-clear"], empty)
+            label = "cases / empty test functions, from nothing"
+            target = 1.10
         for command, folder in (ours, base):  # caches made, as a rerun finds them
             subprocess.run([*command, str(folder)], cwd=folder, env=ENV, capture_output=True)
+        if options.measure == "cold":  # --cache-clear drops pytest's; these are Python's
+            for folder in empty.rglob("__pycache__"):
+                shutil.rmtree(folder)
         counted_ours = start(ours[0], ours[1], work / "ours.out")
         counted_base = start(base[0], base[1], work / "base.out")
         with_plugin, without = counted(counted_ours), counted(counted_base)
     ratio = with_plugin / without
+    unused = options.measure == "unused"
+    count, unit = (200, "test") if unused else (options.cases, "case")
     print(
-        f"{options.cases:,} cases: {label}, instructions of the whole run: {ratio:.4f}x "
-        f"({with_plugin:,} / {without:,}; {(with_plugin - without) / options.cases:,.0f} more "
-        f"a case)   target <= {target}x   {'met' if ratio <= target else 'MISSED'}"
+        f"{count:,} {unit}s: {label}, instructions of the whole run: {ratio:.4f}x "
+        f"({with_plugin:,} / {without:,}; {(with_plugin - without) / count:,.0f} more "
+        f"a {unit})   target <= {target}x   {'met' if ratio <= target else 'MISSED'}"
     )
 
 

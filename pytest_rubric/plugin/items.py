@@ -177,16 +177,27 @@ class RubricItem(pytest.Item):
         case, mode = self.case, self.config.option.rubric_update
         if mode is not None and self.get_closest_marker("xfail") is not None:
             mode = None  # an expected failure's answer (ours or another plugin's) is never written
-        if mode is None:  # a run that writes no answer: the outcome is all there is
-            return CaseRun(self._outcome(case))
-        # What becomes of an answer, decided only in an update run: a run that writes none
-        # never imports editing/.
-        from pytest_rubric.editing.decisions import decide, fillable
+        filled = False
+        if mode is not None:
+            # What becomes of an answer, decided only in an update run: a run that writes
+            # none never imports editing/.
+            from pytest_rubric.editing.decisions import fillable
 
-        filled = fillable(case, mode)
-        if filled:  # no 'expected' is its only problem: run it to write the answer
-            case = dataclasses.replace(case, problems=()).with_expected({})
-        outcome = self._outcome(case)
+            filled = fillable(case, mode)
+            if filled:  # no 'expected' is its only problem: run it to write the answer
+                case = dataclasses.replace(case, problems=()).with_expected({})
+        outcome = run_case(
+            case,
+            self.evaluator,
+            path=self.display,
+            source=self.source,
+            review_limit=review_limit(self.config),
+            review_at=_review_at(self.config, case, self.file),
+        )
+        if mode is None:  # a run that writes no answer: the outcome is all there is
+            return CaseRun(outcome)
+        from pytest_rubric.editing.decisions import decide
+
         run = decide(
             case,
             outcome,
@@ -201,16 +212,6 @@ class RubricItem(pytest.Item):
         if run.held is not None and filled:  # it still has no expected
             run = dataclasses.replace(run, result=dataclasses.replace(run.result, case=self.case))
         return run
-
-    def _outcome(self, case: Case) -> CaseOutcome:
-        return run_case(
-            case,
-            self.evaluator,
-            path=self.display,
-            source=self.source,
-            review_limit=review_limit(self.config),
-            review_at=_review_at(self.config, case, self.file),
-        )
 
     def payload(self, report: pytest.TestReport, *, full: bool) -> Payload:
         """The payload a phase report of this case carries: its call's, or a setup's or

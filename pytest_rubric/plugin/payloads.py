@@ -71,7 +71,7 @@ def payload_of(
     line; a full record's ``input`` set apart travels beside it, as the case's packed text."""
     record = (full_record if full else brief_record)(of, outcome, ended, update)
     payload: Payload = {"record": record, "summary": None}
-    if input_set_apart(record):
+    if full and input_set_apart(record):
         payload["input"] = cast(str, of.case.packed_input)
     return payload
 

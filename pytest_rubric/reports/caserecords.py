@@ -49,7 +49,10 @@ def brief_record(
     """The record of ``of`` a run keeps when nothing reads more than its summary: who,
     where and what became of it (see :func:`full_record` for the arguments)."""
     case = of.case if outcome is None else outcome.case
-    return _finished(_head(of, case, outcome), case, outcome, ended, update)
+    record = _head(of, case, outcome)
+    if ended is None and update is None and not case.subset and case.row is None:
+        return record  # most cases: nothing more to say
+    return _finished(record, case, outcome, ended, update)
 
 
 def full_record(
