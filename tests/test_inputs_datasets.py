@@ -214,12 +214,29 @@ def test_rows_that_cannot_be_cases_fail_on_their_own_items_and_the_others_run(
     }
 
 
-def test_a_row_id_written_as_another_rows_place_keeps_both_names_apart(tmp_path: Path) -> None:
-    jsonl(tmp_path, good("line 2"), good(None))
-    assert [case.name for case in load(tmp_path, dataset_case("log.jsonl"))] == [
-        "log[line 2]",
-        "log[line 2_]",
-    ]
+@pytest.mark.parametrize(
+    ("rows", "valid_at"),
+    [
+        pytest.param([good("line 2"), good(None)], "log.jsonl:1", id="the-valid-row-first"),
+        pytest.param(
+            [good("a"), good(None), good("line 2")], "log.jsonl:3", id="the-refused-row-first"
+        ),
+    ],
+)
+def test_a_row_id_written_as_another_rows_place_keeps_its_name_and_the_place_yields(
+    tmp_path: Path, rows: list[dict[str, Any]], valid_at: str
+) -> None:
+    jsonl(tmp_path, *rows)
+    cases = load(tmp_path, dataset_case("log.jsonl", LABELS))
+    named = {case.name: case for case in cases}
+    assert len(named) == len(cases)
+    valid, refused = named["log[line 2]"], named["log[line 2_]"]
+    assert valid.problems == ()
+    assert valid.row is not None
+    assert valid.row.place == valid_at
+    assert len(refused.problems) == 1
+    assert refused.row is not None
+    assert refused.row.place == "log.jsonl:2"
 
 
 def test_integer_ids_read_as_text_with_ids_as_text(tmp_path: Path) -> None:
@@ -246,6 +263,23 @@ def test_a_where_that_keeps_no_row_is_the_dataset_cases_problem(
     (case,) = load(tmp_path, dataset_case("log.jsonl", extra))
     assert case.name == "log"
     assert [str(problem) for problem in case.problems] == [message]
+
+
+def test_a_where_that_keeps_only_rows_that_cannot_be_cases_is_no_empty_dataset(
+    tmp_path: Path,
+) -> None:
+    jsonl(
+        tmp_path,
+        {**good(""), "judge": "claude"},
+        {**good(" "), "judge": "claude"},
+        {**good("d3"), "judge": "gpt-4o"},
+    )
+    cases = load(tmp_path, dataset_case("log.jsonl", "      where: {judge: claude}\n" + LABELS))
+    assert [case.name for case in cases] == ["log[line 1]", "log[line 2]"]
+    assert [str(case.problems[0]).split(": ", 2)[2] for case in cases] == [
+        "the ID at 'decision_id' is \"\" (a string), which is blank",
+        "the ID at 'decision_id' is \" \" (a string), which is blank",
+    ]
 
 
 def test_an_empty_dataset_is_the_cases_problem_never_no_tests(tmp_path: Path) -> None:
@@ -373,6 +407,44 @@ def test_each_rows_own_expected_answer_and_a_whole_input_by_one_path(tmp_path: P
         "one there",
     ]
     assert outcomes(cases[:1]) == {"set[c1]": ("matched", {"status": "invalid-reason-input"})}
+
+
+@pytest.mark.parametrize(
+    "input_block",
+    [
+        pytest.param("input: input", id="one-key-path"),
+        pytest.param(
+            "input: {fields: input.fields, pass: input.pass, reasons: input.reasons}",
+            id="a-path-to-a-mapping",
+        ),
+        pytest.param(
+            "input: {fields: {title: input.fields.title, source: input.fields.source}, "
+            "pass: input.pass, reasons: input.reasons}",
+            id="leaf-by-leaf",
+        ),
+    ],
+)
+def test_labels_read_every_leaf_of_the_input_however_it_is_described(
+    tmp_path: Path, input_block: str
+) -> None:
+    words = {"fields": {"title": "PASS", "source": "FAIL"}, "pass": "FAIL"}
+    jsonl(
+        tmp_path,
+        {"id": "c1", "input": {**words, "reasons": ["missing-source"]}},
+        {"id": "c2", "input": {**words, "reasons": ["FAIL"]}},
+    )
+    text = (
+        f"{HEAD}  - id: set\n    dataset: {{file: log.jsonl, id: id, {input_block}, "
+        "labels: {PASS: true, FAIL: false}}\n    expected_subset: {coherent: true}\n"
+    )
+    cases = load(tmp_path, text)
+    read = {"fields": {"title": True, "source": False}, "pass": False}
+    # A list is one leaf: its items reach the evaluator as they are.
+    assert [case.input for case in cases] == [
+        {**read, "reasons": ["missing-source"]},
+        {**read, "reasons": ["FAIL"]},
+    ]
+    assert outcomes(cases[:1])["set[c1]"][0] == "matched"
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_rubric.inputs.findings import Findings, LabelOutside, grader_shown
+from pytest_rubric.inputs.findings import Findings, LabelOutside, NumberId, grader_shown
 
 
 def test_the_first_label_outside_is_kept_and_learns_its_row_once() -> None:
@@ -14,7 +14,7 @@ def test_the_first_label_outside_is_kept_and_learns_its_row_once() -> None:
     assert findings.outside == LabelOutside("l.csv:3", "b", "c1", "maybe", 2, "a hint")
 
 
-def test_the_first_integer_id_is_noted_with_its_place_worded_once() -> None:
+def test_the_first_number_id_is_noted_with_its_place_worded_once() -> None:
     findings = Findings()
     worded: list[int] = []
 
@@ -22,11 +22,11 @@ def test_the_first_integer_id_is_noted_with_its_place_worded_once() -> None:
         worded.append(1)
         return "l.jsonl:7"
 
-    findings.note_id(0, "c1", where)
-    findings.note_id(1, True, where)  # a Boolean is no integer ID
-    findings.note_id(2, 12, where)
-    findings.note_id(3, 13, where)
-    assert findings.int_id == (2, "l.jsonl:7", 12)
+    findings.note_id(0, "c1", where, "under 'a:'")
+    findings.note_id(1, True, where, "under 'a:'")  # a Boolean is no number
+    findings.note_id(2, 1.5, where, "under 'b:'")
+    findings.note_id(3, 13, where, "under 'a:'")
+    assert findings.number_id == NumberId(2, "l.jsonl:7", 1.5, "under 'b:'")
     assert worded == [1]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _agreement import agreement_case, reviewed, run_agreement
+from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -158,6 +158,59 @@ def test_ids_as_text_reads_a_sides_integer_ids_as_their_decimal_text(tmp_path: P
         "total": 2,
         "disagreements": ["7"],
     }
+
+
+TWO_SIDES = (
+    "    ledger:\n"
+    "      a: {{input_file: a.jsonl, id: id, label: verdict{a}}}\n"
+    "      b: {{input_file: b.jsonl, id: id, label: verdict{b}}}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("a_ids", "b_ids", "problem"),
+    [
+        pytest.param(
+            [7, 12],
+            ["7", "12"],
+            "a.jsonl:1 rows[0].id is 7 (a number), and an ID is text; read the export's "
+            "integer IDs as their decimal text with 'ids: as-text' under 'a:' (c.rubric.yaml:5:36)",
+            id="an-integer-on-side-a",
+        ),
+        pytest.param(
+            ["7", "12"],
+            [7, 12],
+            "b.jsonl:1 rows[2].id is 7 (a number), and an ID is text; read the export's "
+            "integer IDs as their decimal text with 'ids: as-text' under 'b:' (c.rubric.yaml:6:36)",
+            id="an-integer-on-side-b",
+        ),
+        pytest.param(
+            [1.0, "12"],
+            ["1", "12"],
+            "a.jsonl:1 rows[0].id is 1.0 (a number), and an ID is text; write the IDs as text "
+            "in the export itself: 'ids: as-text', under 'a:' (c.rubric.yaml:5:36), reads "
+            "integers only, never 1.0",
+            id="a-float-told-to-fix-the-export",
+        ),
+    ],
+)
+def test_a_number_id_on_a_side_names_that_sides_block_and_advice_for_an_export(
+    tmp_path: Path, a_ids: list[Any], b_ids: list[Any], problem: str
+) -> None:
+    files: dict[str, str | bytes] = {
+        "a.jsonl": judge_jsonl([(case_id, True) for case_id in a_ids]),
+        "b.jsonl": judge_jsonl([(case_id, True) for case_id in b_ids]),
+    }
+    outcome = run_agreement(tmp_path, files, TWO_SIDES.format(a="", b=""))
+    assert outcome.actual == {"error": "review-case-identity"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem == problem
+    if all(type(case_id) is not float for case_id in a_ids):  # the advice, followed, holds
+        side = "a" if type(a_ids[0]) is int else "b"
+        told = {"a": "", "b": "", side: ", ids: as-text"}
+        fixed = run_agreement(tmp_path, files, TWO_SIDES.format(**told))
+        assert fixed.problems == ()
+        assert answer(fixed)["agreement"] == 2
 
 
 def test_a_word_outside_a_sides_labels_names_that_sides_file_and_vocabulary(

@@ -343,6 +343,40 @@ def test_a_number_as_a_labels_key_is_told_the_pairs_form(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.parametrize(
+    ("labels", "pairs"),
+    [
+        (
+            "{PASS: true, FAIL: false}",
+            "[[true, true], [false, false], [PASS, true], [FAIL, false]]",
+        ),
+        (
+            "{'yes': true, 'no': false}",
+            "[[true, true], [false, false], ['yes', true], ['no', false]]",
+        ),
+        (
+            "{'1': true, 'pass it': true, '0': false}",
+            "[[true, true], [false, false], ['1', true], ['pass it', true], ['0', false]]",
+        ),
+    ],
+)
+def test_a_boolean_against_labels_a_mapping_cannot_hold_is_shown_the_pairs_to_write(
+    tmp_path: Path, labels: str, pairs: str
+) -> None:
+    word = labels.split(":")[0].strip("{'")
+    rows = f'{{"id": "x1", "a": true, "b": "{word}"}}\n'
+    outcome = run_export(tmp_path, "e.jsonl", rows, f"{{labels: {labels}}}")
+    assert outcome.actual == {"error": "review-label"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem is not None
+    assert outcome.evidence.problem.endswith(
+        "; the export holds true (a boolean), and the words of a 'labels' mapping are text: "
+        f"write the labels as pairs of values as the export holds them, 'labels: {pairs}'"
+    )
+    fixed = run_export(tmp_path, "e.jsonl", rows, f"{{labels: {pairs}}}")
+    assert answer(fixed)["matrix"] == {"bothPass": 1, "bothFail": 0, "aOnly": 0, "bOnly": 0}
+
+
 def test_a_number_against_text_labels_is_told_the_pairs_form_not_to_add_it(
     tmp_path: Path,
 ) -> None:

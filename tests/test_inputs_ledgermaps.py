@@ -16,7 +16,18 @@ WORDS: Labels = (("PASS", True), ("FAIL", False))
 NUMBERS: Labels = ((1, True), (0, False))
 NUMBER_HINT = (
     "the export holds the number 1, and the words of a 'labels' mapping are text: write the "
-    "labels as pairs of values as the export holds them, e.g. 'labels: [[1, true], [0, false]]'"
+    "labels as pairs of values as the export holds them, e.g. "
+    "'labels: [[1, true], [0, false], [PASS, true], [FAIL, false]]'"
+)
+BOOLEAN_HINT = (
+    "the export holds true (a boolean), and the words of a 'labels' mapping are text: write "
+    "the labels as pairs of values as the export holds them, "
+    "'labels: [[true, true], [false, false], [PASS, true], [FAIL, false]]'"
+)
+NULL_HINT = (
+    "the export holds null, and the words of a 'labels' mapping are text: if null is a label, "
+    "write the labels as pairs of values as the export holds them, e.g. "
+    "'labels: [[null, false], [PASS, true], [FAIL, false]]'; else fix the row"
 )
 YES_HINT = (
     "read the export's words as they are with 'labels: {'yes': true, 'no': false}' in its "
@@ -33,8 +44,11 @@ YES_HINT = (
         pytest.param(WORDS, "pass", ("pass", Outside("pass", None)), id="no-case-folding"),
         pytest.param(WORDS, "PASS ", ("PASS ", Outside("PASS ", None)), id="no-trimming"),
         pytest.param(WORDS, 1, (None, Outside(1, NUMBER_HINT)), id="a-number-is-null-with-advice"),
-        pytest.param(WORDS, True, (None, Outside(True, None)), id="a-boolean-is-null"),
-        pytest.param(WORDS, None, (None, Outside(None, None)), id="null-outside"),
+        pytest.param(
+            WORDS, True, (None, Outside(True, BOOLEAN_HINT)), id="a-boolean-is-null-with-pairs"
+        ),
+        pytest.param(WORDS, None, (None, Outside(None, NULL_HINT)), id="null-outside-with-pairs"),
+        pytest.param(NUMBERS, True, (None, Outside(True, None)), id="pairs-can-hold-a-boolean"),
         pytest.param(WORDS, [1], ([1], Outside([1], None)), id="a-list-is-kept"),
         pytest.param(WORDS, {"k": 1}, ({"k": 1}, Outside({"k": 1}, None)), id="a-mapping-is-kept"),
         pytest.param(NUMBERS, 0, (False, None), id="a-number-of-the-vocabulary"),

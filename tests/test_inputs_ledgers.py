@@ -767,7 +767,8 @@ def test_a_label_outside_the_vocabulary_never_hides_an_identity_problem(tmp_path
     problem = outcome.evidence.problem or ""
     assert problem.startswith(
         "n.jsonl:1 rows[0].id is 5 (a number), and an ID is text; read the export's integer IDs "
-        "as their decimal text with 'ids: as-text' under 'ledger:'; and n.jsonl:1: the label of b"
+        "as their decimal text with 'ids: as-text' under 'ledger:' (c.rubric.yaml:5:13); and "
+        "n.jsonl:1: the label of b"
     ), problem
     assert 'the label of b (id 5) is "maybe"' not in problem  # the ID is not text: not named
     assert "not one of the ledger's labels" in problem

@@ -156,7 +156,12 @@ def test_an_id_that_is_not_text_is_a_row_at_once_and_the_first_integer_is_noted(
         {"id": 8, "a": True},
         {"id": "c1", "b": True},
     ]
-    assert got.findings.int_id == (1, "l.jsonl:3", 7)
+    assert got.findings.number_id == (
+        1,
+        "l.jsonl:3",
+        7,
+        "under 'ledger:' (case.yaml:3:5)",
+    )
 
 
 def test_a_value_that_is_not_a_mapping_is_handed_over_as_it_is() -> None:

@@ -11,7 +11,7 @@ import pytest
 from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.descriptions.keypaths import KeyPath
-from pytest_rubric.inputs.findings import Findings, LabelOutside
+from pytest_rubric.inputs.findings import Findings, LabelOutside, NumberId
 from pytest_rubric.inputs.groups import MAX_GROUPS, GroupTally
 from pytest_rubric.inputs.readnotes import ReadNotes
 
@@ -106,18 +106,32 @@ def test_a_label_outside_a_row_not_yet_handed_over_is_never_about_a_row() -> Non
     assert got.problem == f"rows[0].b is 'x'; and {notes.problem()}"
 
 
-INT_ID = ReadNotes(vocabulary="", int_id=(2, "l.jsonl:4", 12345678901234567890))
+GO = "under 'b:' (c.rubric.yaml:6:31)"
+INT_ID = ReadNotes(vocabulary="", number_id=NumberId(2, "l.jsonl:4", 12345678901234567890, GO))
 
 
-def test_an_integer_id_about_that_row_is_worded_with_what_reads_it_as_text() -> None:
-    evidence = Evidence(facts={"rows": 3}, problem="rows[2].id is 1.2e19, not text", about=RowId(2))
-    assert INT_ID.applied_to(evidence) == Evidence(
-        facts={"rows": 3},
-        problem=(
-            "l.jsonl:4 rows[2].id is 12345678901234567890 (a number), and an ID is text; read "
-            "the export's integer IDs as their decimal text with 'ids: as-text' under 'ledger:'"
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        pytest.param(
+            12345678901234567890,
+            "12345678901234567890 (a number), and an ID is text; read the export's integer "
+            f"IDs as their decimal text with 'ids: as-text' {GO}",
+            id="an-integer-told-ids-as-text-in-its-own-block",
         ),
-        about=RowId(2),
+        pytest.param(
+            1.0,
+            "1.0 (a number), and an ID is text; write the IDs as text in the export itself: "
+            f"'ids: as-text', {GO}, reads integers only, never 1.0",
+            id="a-float-told-to-fix-the-export-never-to-quote-it",
+        ),
+    ],
+)
+def test_a_number_id_about_that_row_is_worded_for_an_export(value: float, words: str) -> None:
+    notes = ReadNotes(vocabulary="", number_id=NumberId(2, "l.jsonl:4", value, GO))
+    evidence = Evidence(facts={"rows": 3}, problem="rows[2].id is 1.2e19, not text", about=RowId(2))
+    assert notes.applied_to(evidence) == Evidence(
+        facts={"rows": 3}, problem=f"l.jsonl:4 rows[2].id is {words}", about=RowId(2)
     )
 
 

@@ -261,7 +261,7 @@ def test_an_integer_id_without_ids_as_text_is_told_ids_as_text_not_to_edit_the_e
     assert outcome.evidence is not None
     assert outcome.evidence.problem == (
         "e.jsonl:2 rows[1].id is 7 (a number), and an ID is text; read the export's integer "
-        "IDs as their decimal text with 'ids: as-text' under 'ledger:'"
+        "IDs as their decimal text with 'ids: as-text' under 'ledger:' (c.rubric.yaml:5:18)"
     )
     inline = run_case(
         agreement_case(tmp_path, {}, "    input: {rows: [{id: 7, a: true, b: true}]}\n"),
@@ -271,6 +271,21 @@ def test_an_integer_id_without_ids_as_text_is_told_ids_as_text_not_to_edit_the_e
     )
     assert inline.evidence is not None
     assert inline.evidence.problem == "rows[0].id is 7 (a number), not a string; quote it: id: '7'"
+
+
+@pytest.mark.parametrize("rows_form", ["{id: task}", "{id: task, ids: as-text}"])
+def test_a_float_id_in_an_export_is_told_to_fix_the_export_never_to_quote_it(
+    tmp_path: Path, rows_form: str
+) -> None:
+    rows = [{"task": "t1", "a": True, "b": True}, {"task": 7.0, "a": True, "b": False}]
+    outcome = run_rows(tmp_path, rows, rows_form)
+    assert outcome.actual == {"error": "review-case-identity"}
+    assert outcome.evidence is not None
+    assert outcome.evidence.problem == (
+        "e.jsonl:2 rows[1].id is 7.0 (a number), and an ID is text; write the IDs as text in "
+        "the export itself: 'ids: as-text', under 'ledger:' (c.rubric.yaml:5:18), reads "
+        "integers only, never 7.0"
+    )
 
 
 NESTED_VALUES = st.recursive(

@@ -2,10 +2,11 @@
 cache keeps the block, never the rows, so an edited file of rows is always read as it is).
 
 Each row's case is named ``<case id>[<row id>]``; a row whose ID cannot name it is
-named by its place (``<case id>[line 7]``) and fails with what is wrong. A block its
-file does not fit (a column the header lacks, a ``where`` that keeps no row, no row)
-is the dataset case's own problem; a file that cannot be read at all is the case
-file's (:class:`~pytest_rubric.core.errors.CaseFileError`, a collection error).
+named by its place (``<case id>[line 7]``; ``[line 7_]`` where a row's ID is that text)
+and fails with what is wrong. A block its file does not fit (a column the header lacks,
+a ``where`` that keeps no row, no row) is the dataset case's own problem; a file that
+cannot be read at all is the case file's
+(:class:`~pytest_rubric.core.errors.CaseFileError`, a collection error).
 """
 
 from __future__ import annotations
@@ -28,34 +29,50 @@ def dataset_cases(case: Case, display: str) -> Iterator[Case]:
     if source is None or case.problems:
         yield case
         return
-    taken: set[str] = set()
+    made: list[Case] = []
+    refused: dict[int, str] = {}  # each row that cannot be a case (its index): its place
     try:
         for row in dataset_rows(source, display):
-            name = f"{case.name}[{row.case_id if row.case_id is not None else row.label}]"
-            while name in taken:  # a row ID written as another row's place
-                name = f"{name[:-1]}_]"
-            taken.add(name)
             of = RowOf(case.name, row.place, row.expected is not None)
             if row.problem is not None:
                 problem = CaseFileError(
                     display, case.line, case.place.col, escape_controls(row.problem)
                 )
-                yield replace(case, name=name, dataset=None, row=of, problems=(problem,))
+                refused[len(made)] = row.label
+                made.append(replace(case, dataset=None, row=of, problems=(problem,)))
                 continue
             assert row.input is not None
             expected = case.packed_expected if row.expected is None else pack(row.expected)
-            yield replace(
-                case,
-                name=name,
-                dataset=None,
-                row=of,
-                packed_input=pack(row.input),
-                packed_expected=expected,
+            made.append(
+                replace(
+                    case,
+                    name=f"{case.name}[{row.case_id}]",
+                    dataset=None,
+                    row=of,
+                    packed_input=pack(row.input),
+                    packed_expected=expected,
+                )
             )
     except LedgerError as exc:
         at = exc.at or (case.line, case.place.col)
-        yield replace(case, problems=(CaseFileError(display, at[0], at[1], exc.words),))
+        made.append(replace(case, problems=(CaseFileError(display, at[0], at[1], exc.words),)))
     except RubricInputError as exc:
         raise CaseFileError(
             display, case.line, case.place.col, f"dataset of case {case.name!r}: {exc}"
         ) from None
+    yield from _named(made, refused, case.name)
+
+
+def _named(made: list[Case], refused: dict[int, str], case_name: str) -> list[Case]:
+    """``made`` with each row that cannot be a case (``refused``: its index, its place)
+    named by its place, ``<case id>[line 7]``. A row that is a case keeps its
+    ``<case id>[<row id>]``, known only once every row is read, and a place's name
+    yields to it (``[line 7_]``)."""
+    taken = {case.name for index, case in enumerate(made) if index not in refused}
+    for index, label in refused.items():
+        name = f"{case_name}[{label}]"
+        while name in taken:
+            name = f"{name[:-1]}_]"
+        taken.add(name)
+        made[index] = replace(made[index], name=name)
+    return made

@@ -5,6 +5,7 @@ label value means under it (exactly: no case folding, no trimming, ``true`` is n
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from pytest_rubric.core.escapes import escape_controls
@@ -158,47 +159,88 @@ _PARTNERS.update({other: word for word, other in list(_PARTNERS.items())})
 
 def outside_hint(labels: Labels, value: object) -> str | None:
     """What to write for a label ``value`` outside the vocabulary when adding it to a
-    mapping of ``labels``, or rewriting the export, is the wrong advice: a number
-    against labels that are text (a mapping's keys are text: the pairs form reads
-    numbers), or, with no ``labels`` at all, a word the export writes for a Boolean
-    (``yes``, ``TRUE``, the number ``1``), which a ``labels:`` block reads as it is.
-    ``None`` for anything else."""
-    numeric = type(value) in (int, float)
+    mapping of ``labels``, or rewriting the export, is the wrong advice: a value no
+    mapping's key can be (a Boolean, a number, null) against labels that are all text
+    (the pairs form reads it), or, with no ``labels`` at all, a word the export writes for
+    a Boolean (``yes``, ``TRUE``, the number ``1``), which a ``labels:`` block reads as it
+    is. ``None`` for anything else."""
     if labels is None:
-        slip = boolean_slip(value)
-        if slip is None:
-            return None
-        meant = slip[0]
-        if numeric:
-            return "read the export's numbers with 'labels: [[1, true], [0, false]]' in its ledger: block"
-        assert isinstance(value, str)
-        word = value.strip()
-        other = _PARTNERS.get(word.lower(), "")
-        if word.isupper():
-            other = other.upper()
-        elif word[:1].isupper():
-            other = other.capitalize()
-        yes, no = (value, other) if meant else (other, value)
+        return _vocabulary_hint(value)
+    if isinstance(value, (str, dict, list)) or any(type(label) is not str for label, _ in labels):
+        return None  # a mapping's word, or labels written as pairs: add it, or fix the row
+    if type(value) is bool:
         return (
-            "read the export's words as they are with "
-            f"'labels: {{{_quoted(yes)}: true, {_quoted(no)}: false}}' in its ledger: block"
+            f"the export holds {show(value)} (a boolean), and the words of a 'labels' mapping "
+            "are text: write the labels as pairs of values as the export holds them, "
+            f"'labels: {_pairs(('[true, true]', '[false, false]'), labels)}'"
         )
-    if not numeric or any(type(label) is not str for label, _ in labels):
-        return None
-    pairs = []
-    for label, meaning in labels:
-        number = _number(str(label))
-        pairs.append(f"[{label if number is None else number}, {'true' if meaning else 'false'}]")
-    example = (
-        f"[{', '.join(pairs)}]"
-        if all(_number(str(label)) is not None for label, _ in labels)
-        else "[[1, true], [0, false]]"
-    )
+    if value is None:
+        return (
+            "the export holds null, and the words of a 'labels' mapping are text: if null is "
+            "a label, write the labels as pairs of values as the export holds them, e.g. "
+            f"'labels: {_pairs(('[null, false]',), labels)}'; else fix the row"
+        )
+    if all(_number(str(label)) is not None for label, _ in labels):
+        example = (
+            "["
+            + ", ".join(
+                f"[{_number(str(label))}, {'true' if meaning else 'false'}]"
+                for label, meaning in labels
+            )
+            + "]"
+        )
+    else:
+        example = _pairs(("[1, true]", "[0, false]"), labels)
     return (
         f"the export holds the number {show(value)}, and the words of a 'labels' mapping are "
         "text: write the labels as pairs of values as the export holds them, e.g. "
         f"'labels: {example}'"
     )
+
+
+def _vocabulary_hint(value: object) -> str | None:
+    """With no ``labels``: the ``labels:`` block that reads a word the export writes for
+    a Boolean (``yes``, ``TRUE``, the number ``1``) as it is, or ``None``."""
+    slip = boolean_slip(value)
+    if slip is None:
+        return None
+    meant = slip[0]
+    if type(value) in (int, float):
+        return (
+            "read the export's numbers with 'labels: [[1, true], [0, false]]' in its ledger: block"
+        )
+    assert isinstance(value, str)
+    word = value.strip()
+    other = _PARTNERS.get(word.lower(), "")
+    if word.isupper():
+        other = other.upper()
+    elif word[:1].isupper():
+        other = other.capitalize()
+    yes, no = (value, other) if meant else (other, value)
+    return (
+        "read the export's words as they are with "
+        f"'labels: {{{_quoted(yes)}: true, {_quoted(no)}: false}}' in its ledger: block"
+    )
+
+
+def _pairs(added: tuple[str, ...], labels: tuple[tuple[JSON, bool], ...]) -> str:
+    """The pairs form of ``labels`` (words), after the pairs ``added``, as YAML."""
+    words = (
+        f"[{_plain(str(label))}, {'true' if meaning else 'false'}]" for label, meaning in labels
+    )
+    return f"[{', '.join((*added, *words))}]"
+
+
+#: Words YAML readers (1.1 or 1.2) take as something other than text when unquoted.
+_NOT_TEXT = frozenset(("true", "false", "null", "yes", "no", "on", "off", "y", "n"))
+
+
+def _plain(word: str) -> str:
+    """``word`` as YAML text: as it is where every YAML reader reads it as that text
+    (``PASS``), else quoted (``'1'``, ``'yes'``, ``'a, b'``)."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", word) and word.lower() not in _NOT_TEXT:
+        return word
+    return _quoted(word)
 
 
 def _number(text: str) -> int | float | None:

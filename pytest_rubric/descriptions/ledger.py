@@ -110,6 +110,13 @@ class Ledger:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
         return vocabulary(self.labels)
 
+    def ids_go(self, case_file: str) -> str:
+        """Where this block's ``ids:`` is written, in words: the block (a side's own, ``a:``
+        or ``b:``, in a join) and where in ``case_file`` its ``id`` is (the block's own
+        place for an ``id`` left to its default)."""
+        line, col = self.id.at
+        return f"under '{self.side or self.block}:' ({case_file}:{line}:{col})"
+
 
 def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
     """Labels as people read them: ``PASS (true), FAIL (false)``."""

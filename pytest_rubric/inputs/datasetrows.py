@@ -4,9 +4,10 @@ expected answer (when the block names one), or what is wrong with it.
 The rows are read by the file's format (:mod:`~pytest_rubric.inputs.formats`:
 the same formats, key paths, ``records``, ``where`` and ``ids``). Each row's input is
 built from the block's ``input``: its leaves read from the row (a path that leads
-nowhere leaves its key out, which the evaluator then names), each value a word of
-``labels`` read as its Boolean, a CSV's ``true`` and ``false`` cells as Booleans too
-(a CSV has no other way to hold one), each ``split`` column read as a list of text.
+nowhere leaves its key out, which the evaluator then names), each leaf (a value that
+is not a mapping, however deep; a list is one, kept as it is) a word of ``labels``
+read as its Boolean, a CSV's ``true`` and ``false`` cells as Booleans too (a CSV has
+no other way to hold one), each ``split`` column read as a list of text.
 
 A row that cannot be a case (an ID that is missing, not text, blank, repeated, or
 would break its pytest node ID; an input or expected answer that is not a mapping) is
@@ -72,7 +73,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
     build = _builder(dataset, text_cells=fmt.traits.text_cells)
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
-    read = 0
+    read = kept = 0  # rows read; rows `where` kept, cases or not
     rows = fmt.rows(file, case_file, cursor)
     while True:
         try:
@@ -93,6 +94,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
         read += 1
         if conditions.checks and type(row) is dict and not conditions.kept(row):
             continue
+        kept += 1
         number = cursor.position
         label = fmt.row_label(number)
         where = place(number)
@@ -122,7 +124,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
                 continue
             expected = cast(dict[str, JSON], found)
         yield DatasetRow(label, where, case_id, None, made, expected)
-    if conditions.left_out and not first and read:
+    if conditions.left_out and not kept and read:
         raise conditions.none_kept(case_file, "rows", "dataset ", "dataset")
     if not read:
         raise misfit(
@@ -203,6 +205,8 @@ def _builder(
     def leaf(value: object, column: str) -> object:
         if type(value) is str and column in split:
             return value.split(split[column]) if value else []
+        if type(value) is dict:  # a mapping is no leaf: its values are, however deep
+            return {key: leaf(item, "") for key, item in value.items()}
         if lookup is not None:
             meaning = lookup(value)
             if meaning is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
@@ -45,6 +46,16 @@ class LabelOutside:
     hint: str | None = None
 
 
+class NumberId(NamedTuple):
+    """The first row handed over whose ID is a number: its index, its place, the ID, and
+    where its block's ``ids:`` is written (``under 'a:' (c.rubric.yaml:5:9)``)."""
+
+    row: int
+    where: str
+    value: int | float
+    ids_go: str
+
+
 class Findings:
     """The notes one pass takes as it reads (each pass its own)."""
 
@@ -54,10 +65,10 @@ class Findings:
         "group_nowhere",
         "groups",
         "ignored",
-        "int_id",
         "judged",
         "left_out",
         "names",
+        "number_id",
         "one_side",
         "outside",
         "sides",
@@ -84,17 +95,18 @@ class Findings:
         self.one_side: list[str] = []
         #: A key path that leads nowhere where a row holds its dotted text as one key.
         self.dotted: str | None = None
-        #: The first row handed over whose ID is an integer: its index, place and ID.
-        self.int_id: tuple[int, str, int] | None = None
+        #: The first row handed over whose ID is a number.
+        self.number_id: NumberId | None = None
         #: ``group_by``: the groups of the rows handed over; the case's problem when no
         #: row holds its path.
         self.groups: GroupTally | None = None
         self.group_nowhere: str | None = None
 
-    def note_id(self, index: int, case_id: object, where: Callable[[], str]) -> None:
-        """Row ``index`` is handed over with ``case_id``: the first integer is noted."""
-        if type(case_id) is int and self.int_id is None:
-            self.int_id = (index, where(), case_id)
+    def note_id(self, index: int, case_id: object, where: Callable[[], str], ids_go: str) -> None:
+        """Row ``index`` is handed over with ``case_id``: the first number is noted, with
+        where its block's ``ids:`` is written (``ids_go``)."""
+        if type(case_id) in (int, float) and self.number_id is None:
+            self.number_id = NumberId(index, where(), case_id, ids_go)  # type: ignore[arg-type]
 
     def label_outside(
         self,

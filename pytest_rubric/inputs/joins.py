@@ -68,6 +68,8 @@ class JoinedRows:
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
+        #: Where each side's ``ids:`` is written, in words.
+        self.ids_go = tuple(_ids_go(side, case_file) for side in file.sides)
         group_by = ledger.group_by
         #: Each row's place (side a's number, or minus side b's) and group, as handed over.
         self.handed = Handed(group_by is not None)
@@ -228,8 +230,8 @@ class JoinedRows:
                         )
                         break
             at.position = read[3] if side == 0 else -read[3]
-            if type(read[0]) is int:
-                findings.note_id(handed, read[0], partial(self.place, side, read[3]))
+            if type(read[0]) in (int, float):
+                self._note_id(this, handed, side, read)
             handed += 1
             return row  # type: ignore[return-value]
 
@@ -277,6 +279,12 @@ class JoinedRows:
         close_groups(findings, f"side a's file {side_a.display}", kept, self.case_file)
         findings.whole = True
 
+    def _note_id(self, this: Pass, index: int, side: int, read: _Read) -> None:
+        """Pass ``this`` notes the ID of ``read`` (of ``side``, handed over as row
+        ``index``) if it is the first number, with where that side's ``ids:`` goes."""
+        where = partial(self.place, side, read[3])
+        this.findings.note_id(index, read[0], where, self.ids_go[side])
+
     def place_of(self, index: int) -> str:
         """Where row ``index`` (from 0) is, with its file: ``file:LINE`` (or ``#row N``...);
         the join's file for a row no pass has handed over yet."""
@@ -307,6 +315,12 @@ class JoinedRows:
         side = 0 if outside is None or outside.side == "a" else 1
         spec = self.sides[side].ledger
         return vocabulary(None if spec is None else spec.labels)
+
+
+def _ids_go(side: InputFile, case_file: str) -> str:
+    """Where the ``ids:`` of ``side`` (a side's file) is written, in words."""
+    assert side.ledger is not None
+    return side.ledger.ids_go(case_file)
 
 
 def _one_key(path: KeyPath) -> str | None:

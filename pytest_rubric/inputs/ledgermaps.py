@@ -129,9 +129,11 @@ def mapped_rows(
     notes: Findings,
     where: Callable[[], str],
     groups: GroupTally | None = None,
+    case_file: str = "",
 ) -> Iterator[object]:
     """The rows of a one-row-per-case export as ledger rows. ``where()`` names the row
-    just read (for notes); ``groups`` takes each row handed over with its group's value."""
+    just read (for notes); ``groups`` takes each row handed over with its group's value;
+    ``case_file`` names the case file where notes say what to write in the block."""
     get_id, get_a, get_b = (
         id_reader(ledger.id, ledger.selection),
         getter(ledger.a),
@@ -139,6 +141,7 @@ def mapped_rows(
     )
     meaning = label_meaning(ledger.labels)
     used = {ledger.id.parts[0], ledger.a.parts[0], ledger.b.parts[0], *ROW_KEYS, *grouped(ledger)}
+    ids_go = ledger.ids_go(case_file)
     for index, row in enumerate(rows):
         if type(row) is not dict:
             yield row  # not a mapping: the evaluator says so
@@ -147,8 +150,8 @@ def mapped_rows(
         case_id = get_id(row)
         if case_id is not ABSENT:
             out["id"] = case_id
-            if type(case_id) is int:
-                notes.note_id(index, case_id, where)
+            if type(case_id) in (int, float):
+                notes.note_id(index, case_id, where, ids_go)
         elif notes.dotted is None:
             note_dotted(notes, "id", ledger.id, row, where)
         for side, get in (("a", get_a), ("b", get_b)):

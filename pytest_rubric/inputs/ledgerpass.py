@@ -44,7 +44,7 @@ def ledger_rows(file: InputFile, this: Pass, raw: Iterator[JSON], case_file: str
     else:
         if conditions.checks:
             raw = kept_rows(raw, conditions)  # type: ignore[assignment]
-        rows = mapped_rows(raw, ledger, findings, here, findings.groups)
+        rows = mapped_rows(raw, ledger, findings, here, findings.groups, case_file)
     handed = False
     try:
         for row in rows:

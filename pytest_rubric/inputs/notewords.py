@@ -13,7 +13,13 @@ from pytest_rubric.core.shown import describe, show
 from pytest_rubric.descriptions.keypaths import index_of
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.descriptions.misfits import LedgerError
-from pytest_rubric.inputs.findings import NO_GRADER, Findings, LabelOutside, grader_shown
+from pytest_rubric.inputs.findings import (
+    NO_GRADER,
+    Findings,
+    LabelOutside,
+    NumberId,
+    grader_shown,
+)
 from pytest_rubric.inputs.groups import MAX_GROUPS
 
 #: The groups fact of a ledger read whole whose rows hold too many values to be grouped.
@@ -65,13 +71,22 @@ def also(problem: str, outside: str) -> str:
     return f"{problem}; and {outside}"
 
 
-def int_id_problem(int_id: tuple[int, str, int]) -> str:
-    """The problem of the first integer ID handed over (its index, place and value), in
-    place of the evaluator's: what reads it as text."""
-    index, where, value = int_id
+def number_id_problem(number_id: NumberId) -> str:
+    """The problem of the first number ID handed over, in place of the evaluator's
+    (which tells a case file to quote it): for an integer, the ``ids:`` that reads it as
+    text, in its own block; for any other number, that the export must write its IDs
+    as text, since ``ids: as-text`` reads integers only."""
+    index, where, value, ids_go = number_id
+    shown = int_text(value) if type(value) is int else show(value)
+    head = f"{where} rows[{index}].id is {shown} (a number), and an ID is text; "
+    if type(value) is int:
+        return (
+            f"{head}read the export's integer IDs as their decimal text with 'ids: as-text' "
+            f"{ids_go}"
+        )
     return (
-        f"{where} rows[{index}].id is {int_text(value)} (a number), and an ID is text; read "
-        "the export's integer IDs as their decimal text with 'ids: as-text' under 'ledger:'"
+        f"{head}write the IDs as text in the export itself: 'ids: as-text', {ids_go}, "
+        f"reads integers only, never {shown}"
     )
 
 

@@ -203,7 +203,7 @@ def paired_judgements(
     reader = JudgementReader.of(ledger)
     judged = _judged(judgements, reader, notes, places.here)
     cases = _paired(judged, reader.used, places.cursor, _LoneCases(find_lone), notes)
-    yield from _handed(cases, notes, places, reader.used)
+    yield from _handed(cases, notes, places, reader.used, ledger.ids_go(case_file))
     if notes.judged == (0, 0) and notes.ignored:
         raise no_judgement_error(ledger, notes, case_file)
 
@@ -356,11 +356,13 @@ def _handed(
     notes: Findings,
     places: PairingPlaces,
     used: frozenset[str],
+    ids_go: str,
 ) -> Iterator[object]:
     """Each case as the ledger row handed over, named by the line of its first judgement
     (a row of its own, or anything not a mapping, by the judgement just read); the
     first label outside the vocabulary is noted with its row's index, each row's ID if
-    it is the first integer, and each row's group."""
+    it is the first number (with ``ids_go``, where the block's ``ids:`` is written),
+    and each row's group."""
     cursor = places.cursor
     groups = notes.groups
     handed = 0  # rows handed over so far: the next one's index
@@ -373,7 +375,7 @@ def _handed(
             cursor.row_line = cursor.position
             row = case.row()
             outside, group = case.outside, case.group
-            notes.note_id(handed, case.case_id, places.here)
+            notes.note_id(handed, case.case_id, places.here, ids_go)
         else:  # not a mapping: the evaluator says so
             cursor.row_line = cursor.position
             handed += 1

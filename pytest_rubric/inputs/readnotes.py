@@ -20,16 +20,16 @@ from dataclasses import dataclass
 
 from pytest_rubric.core.evaluator import Evidence, RowId, RowLabel
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.inputs.findings import Findings, LabelOutside
+from pytest_rubric.inputs.findings import Findings, LabelOutside, NumberId
 from pytest_rubric.inputs.notewords import (
     NOT_BROKEN_DOWN,
     also,
     group_fact_name,
     group_facts,
     ignored_fact,
-    int_id_problem,
     judged_nothing_fact,
     left_out_fact,
+    number_id_problem,
     outside_problem,
     sides_fact,
 )
@@ -58,8 +58,8 @@ class ReadNotes:
     one_side: tuple[str, ...] = ()
     #: A key path that leads nowhere where a row holds its dotted text as one key.
     dotted: str | None = None
-    #: The first row handed over whose ID is an integer: its index, place and ID.
-    int_id: tuple[int, str, int] | None = None
+    #: The first row handed over whose ID is a number.
+    number_id: NumberId | None = None
     #: ``group_by`` as written, and the groups of a ledger read whole (each as the
     #: report's ``review.groups`` holds it), in the order of their first row.
     group_by: str | None = None
@@ -85,7 +85,7 @@ class ReadNotes:
             sides=findings.sides,
             one_side=tuple(findings.one_side),
             dotted=findings.dotted,
-            int_id=findings.int_id,
+            number_id=findings.number_id,
             group_by=None if tally is None else tally.path.written,
             groups=None if found is None else tuple(found),
             group_nowhere=findings.group_nowhere,
@@ -136,15 +136,15 @@ class ReadNotes:
                 facts[group_fact_name(self.group_by)] = group_facts(self.groups)
             elif self.whole:
                 facts[group_fact_name(self.group_by)] = NOT_BROKEN_DOWN
-        int_id = self.int_id
+        number_id = self.number_id
         if (
-            int_id is not None
+            number_id is not None
             and evidence is not None
-            and evidence.about == RowId(int_id[0])
+            and evidence.about == RowId(number_id.row)
             and type(evidence.about) is RowId
         ):
             evidence = Evidence(
-                facts=evidence.facts, problem=int_id_problem(int_id), about=evidence.about
+                facts=evidence.facts, problem=number_id_problem(number_id), about=evidence.about
             )
         if not facts and (outside is None or evidence is None or evidence.problem is None):
             return evidence
