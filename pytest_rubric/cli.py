@@ -1,7 +1,7 @@
 """``pytest-rubric`` / ``python -m pytest_rubric``: commands that work on reports after runs.
 
 Every error is one line on stderr and exit status 2, never a traceback (``diff`` exits 1
-when the reports differ, as ``diff`` does).
+when the reports differ, as ``diff`` does, and when they share no case to compare).
 """
 
 from __future__ import annotations
@@ -98,8 +98,8 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         "changed, those whose answer changed while their outcome did not, and for each "
         "agreement ledger in both its matrix and agreement before and after and the "
         "disagreement IDs that entered and left, each with its row's place. Exit status 0 "
-        "when nothing changed, 1 when something did, 2 when a report cannot be read. The "
-        "inputs are only read.",
+        "when nothing changed, 1 when something did or when no case is in both reports "
+        "(nothing was compared), 2 when a report cannot be read. The inputs are only read.",
     )
     comparing.add_argument("old", metavar="OLD", help="the earlier report")
     comparing.add_argument("new", metavar="NEW", help="the later report")
@@ -227,7 +227,8 @@ def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
         shown = json.dumps(comparison, ensure_ascii=False, indent=1) + "\n"
     else:
         shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
-    status = 1 if comparison["changed"] else 0
+    # A comparison of no case in both reports vouches for nothing: never "unchanged".
+    status = 1 if comparison["changed"] or not comparison["summary"]["compared"] else 0
     if sys.stdout is None:
         raise _Stop("cannot write the comparison: standard output is closed")
     try:

@@ -131,3 +131,48 @@ def test_a_baseline_that_cannot_be_read_is_a_usage_error_before_any_case_runs(
     result.stdout.no_fnmatch_line("*passed*")
     result.stdout.no_fnmatch_line("*Traceback*")
     assert not (pytester.path / "out.json").exists()
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_run_that_shares_no_case_with_its_baseline_says_nothing_was_compared(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    """-k runs that selected different cases: the summary must not say "nothing
+    changed", and the run's outcome is its own."""
+    pytester.makefile(".rubric.yaml", ledger=BEFORE)
+    first = pytester.runpytest("-p", "no:cacheprovider", "-k", "steady", "--rubric-report=b.json")
+    first.assert_outcomes(passed=1, deselected=1)
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", *dist, "-k", "week", "--rubric-baseline=b.json"
+    )
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "since baseline b.json: nothing compared: no case ran both in the baseline and in "
+            "this run",
+            "  2 cases not compared: collected by both runs, selected by one only (-k, -m, "
+            "--deselect, a shard)",
+        ],
+        consecutive=True,
+    )
+    result.stdout.no_fnmatch_line("*nothing changed*")
+
+
+def test_cases_added_and_removed_are_told_once_not_as_another_suite(
+    pytester: pytest.Pytester, baseline: Path
+) -> None:
+    renamed = BEFORE.replace("id: steady", "id: fresh")
+    pytester.makefile(".rubric.yaml", ledger=renamed)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-n", "2", "--rubric-baseline=base.json")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "since baseline base.json: 1 only in new, 1 only in old",
+            "  only in new (1):",
+            "    ledger.rubric.yaml::fresh (matched)",
+            "  only in old (1):",
+            "    ledger.rubric.yaml::steady (matched)",
+        ],
+        consecutive=True,
+    )
+    result.stdout.no_fnmatch_line("*different suites*")

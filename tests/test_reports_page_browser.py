@@ -507,12 +507,14 @@ DIGEST = "sha256:" + "0" * 64
 def _comparison(**document: Any) -> dict[str, Any]:
     """A ``pytest-rubric diff --json`` document: nothing changed, but for ``document``."""
     side = {"report": "new.json", "pytestRubric": "test", "cases": 3, "digest": DIGEST}
+    side.update(collected=3, collectedOnly=0)
     summary = {
         "onlyOld": 0,
         "onlyNew": 0,
         "outcomeChanged": 0,
         "answerChanged": 0,
         "notCompared": 0,
+        "compared": 3,
     }
     return {
         "format": "pytest-rubric-diff",
@@ -566,6 +568,7 @@ def test_the_comparison_shows_what_entered_left_and_changed_outcome(
         "outcomeChanged": 1,
         "answerChanged": 0,
         "notCompared": 0,
+        "compared": 2,
     }
     comparison = _comparison(
         sameSuite=False,
@@ -629,6 +632,20 @@ def test_the_comparison_shows_what_entered_left_and_changed_outcome(
     assert overview.find_element(By.CSS_SELECTOR, "a.jump").text == "4 changes since the baseline"
 
 
+def test_a_baseline_that_shares_no_case_is_never_called_unchanged(
+    browser: Any, tmp_path: Path
+) -> None:
+    """-k runs or shards that selected different cases: nothing was compared."""
+    summary = _comparison()["summary"]
+    comparison = _comparison(changed=False, summary={**summary, "compared": 0, "notCompared": 3})
+    _open(browser, tmp_path, _report(_ledger("week-48", [])), comparison)
+    counts = browser.find_element(By.CSS_SELECTOR, "p.counts").text
+    assert counts == "Nothing was compared: no case ran both in the baseline and in this run."
+    overview = browser.find_element(By.ID, "overview")
+    jump = overview.find_element(By.CSS_SELECTOR, "a.jump")
+    assert jump.text == "nothing compared with the baseline"
+
+
 HOSTILE_TEXT = (
     "</script><img src=x onerror=alert(4)>",
     "tab\there \x1b[31mred\x1b[0m",
@@ -645,7 +662,14 @@ def test_hostile_group_labels_ids_and_paths_stay_text(browser: Any, tmp_path: Pa
     ledger = _grouped("hostile", "<b>by</b>", dict.fromkeys(HOSTILE_TEXT, (1, 0)), rows)
     moved = [{"id": label, "where": label} for label in HOSTILE_TEXT]
     comparison = _comparison(
-        old={"report": HOSTILE_TEXT[0], "pytestRubric": "test", "cases": 1, "digest": DIGEST},
+        old={
+            "report": HOSTILE_TEXT[0],
+            "pytestRubric": "test",
+            "cases": 1,
+            "digest": DIGEST,
+            "collected": 1,
+            "collectedOnly": 0,
+        },
         cases=[
             {**_change(HOSTILE_TEXT[0], "answer", "matched", "matched"), "file": HOSTILE_TEXT[0]}
         ],

@@ -374,6 +374,7 @@ def test_a_comparison_of_the_wrong_shape_is_passed_over() -> None:
         "summary": dict.fromkeys(
             ("onlyOld", "onlyNew", "outcomeChanged", "answerChanged", "ledgersChanged"), 0
         ),
+        "compared": 0,
         "cases": [],
         "ledgers": [],
     }

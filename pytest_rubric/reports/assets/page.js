@@ -89,7 +89,8 @@
     function ledgers(count) {
       return count + (count === 1 ? " ledger" : " ledgers");
     }
-    if (data.comparison) link(plural(changeCount(data.comparison), "change") + " since the baseline", "baseline");
+    if (data.comparison) link(data.comparison.compared ? plural(changeCount(data.comparison), "change") + " since the baseline"
+      : "nothing compared with the baseline", "baseline");
     if (summary.mismatched) link(summary.mismatched + " mismatched", "problems");
     if (summary.caseErrors) link(plural(summary.caseErrors, "case error"), "problems");
     if (data.datasets.length) link(plural(data.datasets.length, "dataset"), "datasets");
