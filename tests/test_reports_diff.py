@@ -762,3 +762,27 @@ def test_cases_of_one_suite_only_that_were_not_run_are_named_where_no_section_li
         f"pytest-rubric diff: nothing changed ({old} -> {new})",
         f"cases of one suite only, not run by the run that collected them: 1 case in {old}",
     ]
+
+
+def test_the_html_command_never_writes_the_page_over_its_baseline(
+    base: Report,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """-o at the baseline's path, however spelt, is refused as -o at a report's path is."""
+    monkeypatch.chdir(tmp_path)
+    old = written(tmp_path, "old.json", base)
+    new = written(tmp_path, "new.json", base)
+    (tmp_path / "link.json").symlink_to("old.json")
+    before = Path(old).read_bytes()
+    for output in ("old.json", old, "./sub/../old.json", "link.json"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        status = cli.main(["html", "new.json", "--baseline", old, "-o", output])
+        assert (status, capsys.readouterr().err) == (
+            2,
+            f"pytest-rubric: error: -o {output} is the baseline {old}; write to another path\n",
+        )
+        assert Path(old).read_bytes() == before
+    assert cli.main(["html", new, "--baseline", "link.json", "-o", old]) == 2
+    assert Path(old).read_bytes() == before
