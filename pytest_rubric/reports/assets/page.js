@@ -186,7 +186,7 @@
       shown.forEach((row, offset) => {
         const fields = el("td", {class: "fields"});
         // [key, text] pairs in the report's order (an object would put "50" before "49")
-        for (const [key, value] of row.fields) {
+        for (const [key, value] of row.fields || []) {
           fields.append(el("div", {}, [el("strong", {text: key + ": "}), value]));
         }
         const id = el("td", {class: "mono"}, [idNode(row.id)]);
@@ -226,7 +226,7 @@
     if (evidence) {
       box.append(el("h4", {text: "Evidence"}));
       const list = el("ul");
-      for (const [key, value] of evidence.facts) {  // [key, text] pairs, as fields are
+      for (const [key, value] of evidence.facts || []) {  // [key, text] pairs, as fields are
         list.append(el("li", {}, [el("strong", {text: key + ": "}), el("code", {text: value})]));
       }
       if (evidence.problem) list.append(el("li", {}, [el("strong", {text: "problem: "}), evidence.problem]));
