@@ -121,8 +121,11 @@ def comparison(data: dict[str, Any]) -> dict[str, Any]:
         "pytestRubric": "bench",
         "cases": 1,
         "digest": "sha256:" + "0" * 64,
+        "collected": 1,
+        "collectedOnly": 0,
     }
     summary = {"onlyOld": 0, "onlyNew": 0, "outcomeChanged": 0, "answerChanged": 0}
+    summary.update(notCompared=0, compared=1)
     place = {key: case[key] for key in ("nodeid", "case", "file", "line")}
     return {
         "format": "pytest-rubric-diff",

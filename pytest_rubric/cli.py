@@ -1,7 +1,7 @@
 """``pytest-rubric`` / ``python -m pytest_rubric``: commands that work on reports after runs.
 
 Every error is one line on stderr and exit status 2, never a traceback (``diff`` exits 1
-when the reports differ, as ``diff`` does).
+when the reports differ, as ``diff`` does, and when they share no case to compare).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pytest_rubric.core.files import (
     ReportReadError,
     path_problem,
     read_report_bytes,
+    same_file,
     write_text_atomically,
 )
 from pytest_rubric.core.version import version
@@ -76,7 +77,8 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         description="Write one self-contained HTML page for reviewing a report: every "
         "agreement ledger's matrix, agreement over total and disagreement rows, and every "
         "mismatch and case error. Several reports are merged first, as the merge command "
-        "merges them (and refused as it refuses). The inputs are only read.",
+        "merges them (and refused as it refuses). The inputs are only read: -o is refused "
+        "at the path of a report or of the baseline.",
     )
     paging.add_argument(
         "-o", "--output", required=True, metavar="OUT", help="where to write the page (atomically)"
@@ -98,8 +100,8 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
         "changed, those whose answer changed while their outcome did not, and for each "
         "agreement ledger in both its matrix and agreement before and after and the "
         "disagreement IDs that entered and left, each with its row's place. Exit status 0 "
-        "when nothing changed, 1 when something did, 2 when a report cannot be read. The "
-        "inputs are only read.",
+        "when nothing changed, 1 when something did or when no case is in both reports "
+        "(nothing was compared), 2 when a report cannot be read. The inputs are only read.",
     )
     comparing.add_argument("old", metavar="OLD", help="the earlier report")
     comparing.add_argument("new", metavar="NEW", help="the later report")
@@ -136,6 +138,8 @@ def _html(output: str, names: list[str], prog: str, baseline: str | None = None)
     problem = path_problem(output, "-o", "rubric-review.html")
     if problem is not None:
         raise _Stop(problem)
+    if baseline is not None and same_file(output, baseline):
+        raise _Stop(f"-o {output} is the baseline {baseline}; write to another path")
     reports = _reports(
         output, names, elsewhere="write to another path", refused="not a report to show"
     )
@@ -171,12 +175,11 @@ def _html(output: str, names: list[str], prog: str, baseline: str | None = None)
 def _reports(output: str, names: list[str], *, elsewhere: str, refused: str) -> list[ShardReport]:
     """The reports named, read and checked; none of them may be ``output``. ``elsewhere``
     and ``refused`` word the two refusals for the command at hand."""
-    target = os.path.realpath(output)
     seen: dict[str, str] = {}
     reports: list[ShardReport] = []
     for name in names:
         real = os.path.realpath(name)
-        if real == target:
+        if same_file(output, name):
             raise _Stop(f"-o {output} is the input {name}; {elsewhere}")
         if real in seen:
             raise _Stop(f"{name} is given twice (also as {seen[real]}); give each report once")
@@ -227,7 +230,8 @@ def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
         shown = json.dumps(comparison, ensure_ascii=False, indent=1) + "\n"
     else:
         shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
-    status = 1 if comparison["changed"] else 0
+    # A comparison of no case in both reports vouches for nothing: never "unchanged".
+    status = 1 if comparison["changed"] or not comparison["summary"]["compared"] else 0
     if sys.stdout is None:
         raise _Stop("cannot write the comparison: standard output is closed")
     try:

@@ -131,3 +131,102 @@ def test_a_baseline_that_cannot_be_read_is_a_usage_error_before_any_case_runs(
     result.stdout.no_fnmatch_line("*passed*")
     result.stdout.no_fnmatch_line("*Traceback*")
     assert not (pytester.path / "out.json").exists()
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_run_that_shares_no_case_with_its_baseline_says_nothing_was_compared(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    """-k runs that selected different cases: the summary must not say "nothing
+    changed", and the run's outcome is its own."""
+    pytester.makefile(".rubric.yaml", ledger=BEFORE)
+    first = pytester.runpytest("-p", "no:cacheprovider", "-k", "steady", "--rubric-report=b.json")
+    first.assert_outcomes(passed=1, deselected=1)
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", *dist, "-k", "week", "--rubric-baseline=b.json"
+    )
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "since baseline b.json: nothing compared: no case ran both in the baseline and in "
+            "this run",
+            "  2 cases not compared: collected by both runs, selected by one only (-k, -m, "
+            "--deselect, a shard)",
+        ],
+        consecutive=True,
+    )
+    result.stdout.no_fnmatch_line("*nothing changed*")
+
+
+def test_cases_added_and_removed_are_told_once_not_as_another_suite(
+    pytester: pytest.Pytester, baseline: Path
+) -> None:
+    renamed = BEFORE.replace("id: steady", "id: fresh")
+    pytester.makefile(".rubric.yaml", ledger=renamed)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-n", "2", "--rubric-baseline=base.json")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "since baseline base.json: 1 only in new, 1 only in old",
+            "  only in new (1):",
+            "    ledger.rubric.yaml::fresh (matched)",
+            "  only in old (1):",
+            "    ledger.rubric.yaml::steady (matched)",
+        ],
+        consecutive=True,
+    )
+    result.stdout.no_fnmatch_line("*different suites*")
+
+
+def _refused_before_any_case(result: pytest.RunResult, message: str) -> None:
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.stderr.lines if line.strip()] == [f"ERROR: {message}"]
+    result.stdout.no_fnmatch_line("*passed*")
+    result.stdout.no_fnmatch_line("*failed*")
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+@pytest.mark.parametrize(
+    "spelt", ["base.json", "./sub/../base.json", "{root}/base.json", "link.json"]
+)
+def test_the_page_is_never_written_over_the_baseline(
+    pytester: pytest.Pytester, baseline: Path, dist: tuple[str, ...], spelt: str
+) -> None:
+    (pytester.path / "sub").mkdir()
+    (pytester.path / "link.json").symlink_to("base.json")
+    before = baseline.read_bytes()
+    page = spelt.format(root=pytester.path)
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", *dist, "--rubric-baseline=base.json", f"--rubric-html={page}"
+    )
+    _refused_before_any_case(
+        result,
+        f"--rubric-html={page} is the baseline --rubric-baseline=base.json, which the run only "
+        "reads; write it elsewhere, e.g. --rubric-html=rubric-review.html",
+    )
+    assert baseline.read_bytes() == before
+
+
+@pytest.mark.parametrize("dist", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_two_outputs_at_one_path_are_a_usage_error_before_any_case_runs(
+    pytester: pytest.Pytester, dist: tuple[str, ...]
+) -> None:
+    pytester.makefile(".rubric.yaml", ledger=BEFORE)
+    (pytester.path / "out").mkdir()
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        *dist,
+        "--rubric-report=out/run.json",
+        f"--rubric-html={pytester.path}/out/../out/run.json",
+    )
+    _refused_before_any_case(
+        result,
+        f"--rubric-report=out/run.json and --rubric-html={pytester.path}/out/../out/run.json "
+        "are one file, which the run would write twice, one over the other; give each its own "
+        "path, e.g. --rubric-html=rubric-review.html",
+    )
+    assert list((pytester.path / "out").iterdir()) == []  # nothing written
+    result = pytester.runpytest(*dist, "--rubric-report=out/run.json", "--junitxml=out/run.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert list((pytester.path / "out").iterdir()) == []

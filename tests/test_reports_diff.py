@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from pytest_rubric import cli
 from pytest_rubric.reports.diff import compare, entered_and_left
+from pytest_rubric.reports.difftext import diff_lines
 from pytest_rubric.reports.jsonreport import document
 from pytest_rubric.reports.jsonreport import schema as report_schema
 from pytest_rubric.reports.records import CaseRecord
@@ -159,6 +160,8 @@ def test_a_report_against_itself_says_nothing_changed_and_exits_0(
         "pytestRubric": base["pytestRubric"],
         "cases": 42,
         "digest": base["suite"]["digest"],
+        "collected": 42,
+        "collectedOnly": 0,
     }
 
 
@@ -230,6 +233,7 @@ def test_every_kind_of_change_in_json_failures_first(
         "answerChanged": 1,
         "ledgersChanged": 1,
         "notCompared": 0,
+        "compared": 40,
     }
     assert [(c["nodeid"], c["change"], c["before"], c["after"]) for c in made["cases"]] == [
         (LEDGER, "outcome", "matched", "mismatched"),
@@ -303,13 +307,15 @@ def test_reports_of_different_suites_compare_and_say_so(
     new = written(tmp_path, "new.json", settled(base))
     status, lines, _ = diff(capsys, old, new)
     assert status == 1
-    assert lines[:4] == [
+    # the suites differ by the case listed below: no line says it again
+    assert lines[:3] == [
         f"pytest-rubric diff: 1 only in new ({old} -> {new})",
-        f"the reports are of different suites: 42 cases in {old}, 43 cases in {new}",
         "only in new (1):",
         "  rubrics/late.rubric.yaml::late (matched)",
     ]
-    assert diff_json(capsys, old, new)[1]["sameSuite"] is False
+    made = diff_json(capsys, old, new)[1]
+    assert made["sameSuite"] is False
+    assert (made["old"]["collectedOnly"], made["new"]["collectedOnly"]) == (0, 1)
 
 
 def test_data_is_escaped_for_the_terminal_and_ids_quoted_as_json(
@@ -517,8 +523,10 @@ def test_any_report_against_itself_says_nothing_changed_and_exits_0(
     ]
     with tempfile.TemporaryDirectory() as folder:
         path = written(Path(folder), "r.json", hand_made(records))
-        assert cli.main(["diff", path, path]) == 0
-        assert cli.main(["diff", "--json", path, path]) == 0
+        # a report of no case compares nothing, which is never "nothing changed"
+        status = 0 if records else 1
+        assert cli.main(["diff", path, path]) == status
+        assert cli.main(["diff", "--json", path, path]) == status
 
 
 @given(_ids, _ids)
@@ -696,3 +704,85 @@ def test_the_html_command_opens_the_page_with_what_changed_since_a_baseline(
         f"pytest-rubric: error: cannot read {tmp_path}: it is a directory; give a report file\n"
     )
     assert not refused.exists()
+
+
+def test_two_shards_that_share_no_case_compare_nothing_and_never_exit_0(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two disjoint shards of one suite (or -k runs selecting different cases): nothing
+    was compared, which must not read as "nothing changed"."""
+    halves = []
+    for keep in (0, 1):
+        shard = copy.deepcopy(base)
+        shard["cases"] = [c for n, c in enumerate(base["cases"]) if n % 2 == keep]
+        shard["suite"] = {**shard["suite"], "selected": len(shard["cases"])}
+        halves.append(written(tmp_path, f"s{keep}.json", settled(shard)))
+    status, lines, err = diff(capsys, *halves)
+    assert (status, err) == (1, "")
+    assert lines == [
+        f"pytest-rubric diff: nothing compared: no case ran in both reports "
+        f"({halves[0]} -> {halves[1]})",
+        "42 cases not compared: collected by both runs, selected by one only "
+        "(-k, -m, --deselect, a shard)",
+    ]
+    status, made = diff_json(capsys, *halves)
+    assert status == 1
+    assert (made["changed"], made["summary"]["compared"], made["summary"]["notCompared"]) == (
+        False,
+        0,
+        42,
+    )
+
+
+def test_a_change_among_no_compared_case_says_nothing_was_compared() -> None:
+    old = hand_made([record(0, "matched", {"a": 1})])
+    new = hand_made([record(1, "matched", {"a": 1})])
+    made = compare(old, new, "old.json", "new.json")
+    assert diff_lines(made)[:2] == [
+        "pytest-rubric diff: 1 only in new, 1 only in old; nothing compared: no case ran in "
+        "both reports (old.json -> new.json)",
+        "the runs collected no case in common (1 case in old.json, 1 case in new.json): node "
+        "IDs are relative to each run's rootdir; were both run from the same one?",
+    ]
+
+
+def test_cases_of_one_suite_only_that_were_not_run_are_named_where_no_section_lists_them(
+    base: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A case the old run collected but deselected, which the new run does not collect:
+    listed nowhere below, so the line on the suites says it."""
+    grown = copy.deepcopy(base)
+    late = "rubrics/late.rubric.yaml::late"
+    grown["suite"] = suite_record([*base["suite"]["nodeids"], late], 42)
+    old = written(tmp_path, "old.json", settled(grown))
+    new = written(tmp_path, "new.json", base)
+    status, lines, _ = diff(capsys, old, new)
+    assert status == 0  # every case in both was compared, and none changed
+    assert lines == [
+        f"pytest-rubric diff: nothing changed ({old} -> {new})",
+        f"cases of one suite only, not run by the run that collected them: 1 case in {old}",
+    ]
+
+
+def test_the_html_command_never_writes_the_page_over_its_baseline(
+    base: Report,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """-o at the baseline's path, however spelt, is refused as -o at a report's path is."""
+    monkeypatch.chdir(tmp_path)
+    old = written(tmp_path, "old.json", base)
+    new = written(tmp_path, "new.json", base)
+    (tmp_path / "link.json").symlink_to("old.json")
+    before = Path(old).read_bytes()
+    for output in ("old.json", old, "./sub/../old.json", "link.json"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        status = cli.main(["html", "new.json", "--baseline", old, "-o", output])
+        assert (status, capsys.readouterr().err) == (
+            2,
+            f"pytest-rubric: error: -o {output} is the baseline {old}; write to another path\n",
+        )
+        assert Path(old).read_bytes() == before
+    assert cli.main(["html", new, "--baseline", "link.json", "-o", old]) == 2
+    assert Path(old).read_bytes() == before

@@ -507,12 +507,14 @@ DIGEST = "sha256:" + "0" * 64
 def _comparison(**document: Any) -> dict[str, Any]:
     """A ``pytest-rubric diff --json`` document: nothing changed, but for ``document``."""
     side = {"report": "new.json", "pytestRubric": "test", "cases": 3, "digest": DIGEST}
+    side.update(collected=3, collectedOnly=0)
     summary = {
         "onlyOld": 0,
         "onlyNew": 0,
         "outcomeChanged": 0,
         "answerChanged": 0,
         "notCompared": 0,
+        "compared": 3,
     }
     return {
         "format": "pytest-rubric-diff",
@@ -566,6 +568,7 @@ def test_the_comparison_shows_what_entered_left_and_changed_outcome(
         "outcomeChanged": 1,
         "answerChanged": 0,
         "notCompared": 0,
+        "compared": 2,
     }
     comparison = _comparison(
         sameSuite=False,
@@ -629,6 +632,56 @@ def test_the_comparison_shows_what_entered_left_and_changed_outcome(
     assert overview.find_element(By.CSS_SELECTOR, "a.jump").text == "4 changes since the baseline"
 
 
+def test_a_baseline_that_shares_no_case_is_never_called_unchanged(
+    browser: Any, tmp_path: Path
+) -> None:
+    """-k runs or shards that selected different cases: nothing was compared."""
+    summary = _comparison()["summary"]
+    comparison = _comparison(changed=False, summary={**summary, "compared": 0, "notCompared": 3})
+    _open(browser, tmp_path, _report(_ledger("week-48", [])), comparison)
+    counts = browser.find_element(By.CSS_SELECTOR, "p.counts").text
+    assert counts == "Nothing was compared: no case ran both in the baseline and in this run."
+    overview = browser.find_element(By.ID, "overview")
+    jump = overview.find_element(By.CSS_SELECTOR, "a.jump")
+    assert jump.text == "nothing compared with the baseline"
+
+
+def test_integer_like_group_labels_keep_the_order_of_their_first_rows(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A script's object puts integer-like keys first; the page shows the groups, and any
+    mapping, in the report's order: in the evidence, the differing values, a row's other
+    fields, the group filter and the table of groups."""
+    order = ["50", "49", "late", "51", "48"]
+    rows = [_in_group(label, f"hl-{n}", "aOnly", n) for n, label in enumerate(order, start=1)]
+    rows[0]["fields"] = {"9": "nine", "10": "ten", "note": "n", "1": "one"}
+    ledger = _grouped("weeks", "week", dict.fromkeys(order, (1, 0)), rows)
+    by_week = {
+        label: {"matrix": {"bothPass": 1, "bothFail": 0, "aOnly": 1, "bOnly": 0}} for label in order
+    }
+    ledger.update(
+        outcome="mismatched",
+        expected={**ledger["actual"], "byWeek": {"51": 0, "50": 1}},
+        evidence={"facts": {"by week": by_week}, "problem": None},
+    )
+    _open(browser, tmp_path, _report(ledger))
+    problem = browser.find_element(By.CSS_SELECTOR, "section.problem")
+    evidence = problem.find_element(By.TAG_NAME, "li").text
+    assert evidence.startswith('by week: {"50":{')
+    assert [evidence.index(f'"{label}":') for label in order] == sorted(
+        evidence.index(f'"{label}":') for label in order
+    )
+    differing = problem.find_elements(By.CSS_SELECTOR, "table.differing td")
+    assert [cell.text for cell in differing[-3:]] == ["byWeek", '{"51":0,"50":1}', "(missing)"]
+    first = _rows(browser)[0].find_element(By.CLASS_NAME, "fields")
+    assert first.text.split("\n") == ["9: nine", "10: ten", "note: n", "1: one"]
+    select = webdriver.support.select.Select(browser.find_element(By.CLASS_NAME, "group-filter"))
+    assert [option.text.split()[0] for option in select.options[1:]] == order
+    labels = browser.find_elements(By.CSS_SELECTOR, "table.groups tr.group td:first-child")
+    assert [label.text for label in labels] == order
+    assert [row.text.split()[2] for row in _rows(browser)] == order  # the rows' group column
+
+
 HOSTILE_TEXT = (
     "</script><img src=x onerror=alert(4)>",
     "tab\there \x1b[31mred\x1b[0m",
@@ -645,7 +698,14 @@ def test_hostile_group_labels_ids_and_paths_stay_text(browser: Any, tmp_path: Pa
     ledger = _grouped("hostile", "<b>by</b>", dict.fromkeys(HOSTILE_TEXT, (1, 0)), rows)
     moved = [{"id": label, "where": label} for label in HOSTILE_TEXT]
     comparison = _comparison(
-        old={"report": HOSTILE_TEXT[0], "pytestRubric": "test", "cases": 1, "digest": DIGEST},
+        old={
+            "report": HOSTILE_TEXT[0],
+            "pytestRubric": "test",
+            "cases": 1,
+            "digest": DIGEST,
+            "collected": 1,
+            "collectedOnly": 0,
+        },
         cases=[
             {**_change(HOSTILE_TEXT[0], "answer", "matched", "matched"), "file": HOSTILE_TEXT[0]}
         ],

@@ -162,6 +162,18 @@ def _too_long(folder: Path, target: Path) -> str | None:
     return None
 
 
+def same_file(one: str, other: str) -> bool:
+    """Whether the paths ``one`` and ``other`` name one file, however spelt: relative or
+    absolute, through symlinks, or (where both exist) as hard links or by a case-blind
+    file system's other spelling."""
+    if os.path.realpath(one) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(one, other)
+    except (OSError, ValueError):  # one of them does not exist (yet), or cannot be a path
+        return False
+
+
 def os_reason(exc: BaseException) -> str:
     """An error as a short lower-case reason (``permission denied``)."""
     if isinstance(exc, OSError) and exc.errno is not None:

@@ -23,6 +23,7 @@ from pytest_rubric.casefiles.suffixes import is_case_file, near_miss_at
 from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
     baseline_path,
+    clashing_paths,
     html_path,
     report_path,
     review_rows,
@@ -211,6 +212,10 @@ def _write_schema(config: pytest.Config, session: pytest.Session) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller's paths, checked once
+        clash = clashing_paths(config.option)
+        if clash is not None:
+            raise pytest.UsageError(clash)
     if config.option.rubric_update is not None:
         from pytest_rubric.plugin.update import refuse_in_ci
 

@@ -68,6 +68,45 @@ def read_baseline(path: str) -> Mapping[str, Any]:
         raise BaselineError(f"--rubric-baseline: {exc}") from None
 
 
+#: The run's outputs: each option's dest, and a path to suggest instead.
+_OUTPUTS = (
+    ("--rubric-report", "rubric_report", "rubric-report.json"),
+    ("--rubric-html", "rubric_html", "rubric-review.html"),
+    ("--rubric-schema", "rubric_schema", ".rubric-schema.json"),
+    ("--junitxml", "xmlpath", "junit.xml"),  # pytest's own, absent with -p no:junitxml
+)
+
+
+def clashing_paths(option: argparse.Namespace) -> str | None:
+    """Why the run would write one output over another, or over its baseline (which it
+    only reads); ``None`` when each has a path of its own. A report may be written over
+    its own baseline: the baseline is read first, which is how a rolling baseline works.
+    Paths are compared as files, however spelt."""
+    given = [(flag, path, example) for flag, dest, example in _OUTPUTS
+             if isinstance(path := getattr(option, dest, None), str) and path]  # fmt: skip
+    baseline = option.rubric_baseline
+    if len(given) + bool(baseline) < 2:
+        return None  # a run without two such paths imports nothing for them
+    from pytest_rubric.core.escapes import escape_controls
+    from pytest_rubric.core.files import same_file
+
+    for number, (flag, path, example) in enumerate(given):
+        for earlier, other, _ in given[:number]:
+            if same_file(path, other):
+                return escape_controls(
+                    f"{earlier}={other} and {flag}={path} are one file, which the run would "
+                    f"write twice, one over the other; give each its own path, e.g. "
+                    f"{flag}={example}"
+                )
+    for flag, path, example in given:
+        if baseline and flag != "--rubric-report" and same_file(path, baseline):
+            return escape_controls(
+                f"{flag}={path} is the baseline --rubric-baseline={baseline}, which the run only "
+                f"reads; write it elsewhere, e.g. {flag}={example}"
+            )
+    return None
+
+
 def review_rows(value: str) -> int:
     """``--rubric-review-rows``'s ``type=``: a count, 0 or more."""
     try:

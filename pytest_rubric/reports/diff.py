@@ -39,6 +39,9 @@ class Side(TypedDict):
     pytestRubric: str
     cases: int
     digest: str
+    #: How many cases its run collected, and how many of them the other run did not.
+    collected: int
+    collectedOnly: int
 
 
 class CaseChange(TypedDict, total=False):
@@ -82,6 +85,8 @@ class Counts(TypedDict):
     onlyNew: int
     #: Cases both runs collected but only one selected (``-k``, a shard): not compared.
     notCompared: int
+    #: Cases both reports hold, each compared: none, and the comparison vouches for nothing.
+    compared: int
     outcomeChanged: int
     answerChanged: int
     ledgersChanged: int
@@ -129,7 +134,7 @@ def compare(
     # there: not compared, never a change.
     collected_old = set(old["suite"]["nodeids"])
     collected_new = set(new["suite"]["nodeids"])
-    not_compared = 0
+    not_compared = compared = 0
     now: set[str] = set()
     changes: list[CaseChange] = []
     ledgers: list[LedgerChange] = []
@@ -143,6 +148,7 @@ def compare(
             else:
                 changes.append(_change(case, "only-new", None, case["outcome"]))
             continue
+        compared += 1
         outcome_changed = earlier["outcome"] != case["outcome"]
         same_answer = _same_answer(earlier, case)
         ledger = None if same_answer else _ledger_change(earlier, case)
@@ -165,8 +171,8 @@ def compare(
     return {
         "format": FORMAT,
         "version": VERSION,
-        "old": _side(old, old_name),
-        "new": _side(new, new_name),
+        "old": _side(old, old_name, collected_old - collected_new),
+        "new": _side(new, new_name, collected_new - collected_old),
         "sameSuite": old["suite"]["digest"] == new["suite"]["digest"],
         "changed": bool(ordered or ledgers),
         "summary": {
@@ -176,6 +182,7 @@ def compare(
             "answerChanged": kinds.count("answer"),
             "ledgersChanged": len(ledgers),
             "notCompared": not_compared,
+            "compared": compared,
         },
         "cases": ordered,
         "ledgers": ledgers,
@@ -198,12 +205,14 @@ def _missing_from(ids: Iterable[str], other: set[str]) -> list[str]:
     return kept
 
 
-def _side(report: Mapping[str, Any], name: str) -> Side:
+def _side(report: Mapping[str, Any], name: str, only_here: set[str]) -> Side:
     return {
         "report": name,
         "pytestRubric": str(report["pytestRubric"]),
         "cases": len(report["cases"]),
         "digest": report["suite"]["digest"],
+        "collected": len(report["suite"]["nodeids"]),
+        "collectedOnly": len(only_here),
     }
 
 

@@ -29,8 +29,8 @@ _SECTIONS = (
 def diff_lines(comparison: Comparison, prog: str = "pytest-rubric") -> list[str]:
     """What ``pytest-rubric diff`` prints: every change."""
     old, new = _name(comparison["old"]["report"]), _name(comparison["new"]["report"])
-    counted = counts_text(comparison) or "nothing changed"
-    lines = [f"{prog} diff: {counted} ({old} -> {new})"]
+    counted = _counted(comparison, "no case ran in both reports")
+    lines = [f"{prog} diff: {counted or 'nothing changed'} ({old} -> {new})"]
     lines.extend(_suites_line(comparison))
     lines.extend(change_lines(comparison))
     return lines
@@ -39,7 +39,7 @@ def diff_lines(comparison: Comparison, prog: str = "pytest-rubric") -> list[str]
 def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list[str]:
     """The rubric summary's section on what changed since the report ``baseline``:
     at most ``limit`` lines a section, and as many IDs a ledger."""
-    counted = counts_text(comparison)
+    counted = _counted(comparison, "no case ran both in the baseline and in this run")
     if not counted:
         lines = [f"nothing changed since baseline {_name(baseline)}"]
         return lines + [f"  {line}" for line in _suites_line(comparison)]
@@ -47,6 +47,15 @@ def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list
     lines.extend(f"  {line}" for line in _suites_line(comparison))
     lines.extend(f"  {line}" for line in change_lines(comparison, limit=limit))
     return lines
+
+
+def _counted(comparison: Comparison, none_in_both: str) -> str:
+    """The counts, and ``nothing compared: <none_in_both>`` after them when no case was
+    in both reports: a comparison of nothing must never read as "nothing changed"."""
+    counted = counts_text(comparison)
+    if comparison["summary"]["compared"]:
+        return counted
+    return f"{counted}; " * bool(counted) + f"nothing compared: {none_in_both}"
 
 
 def counts_text(comparison: Comparison) -> str:
@@ -155,14 +164,31 @@ def _ids(moved: Sequence[Moved], limit: int | None) -> str:
 
 
 def _suites_line(comparison: Comparison) -> list[str]:
+    """How the suites differ, where the sections of changes do not say it: runs that
+    share no case (another rootdir, another project), and cases of one suite only that
+    the run collecting them did not run; then the cases neither compared."""
     lines = []
-    if not comparison["sameSuite"]:
-        old, new = comparison["old"], comparison["new"]
+    old, new = comparison["old"], comparison["new"]
+    summary = comparison["summary"]
+    shared = old["collected"] - old["collectedOnly"]
+    if shared == 0 and old["collected"] and new["collected"]:
         lines.append(
-            f"the reports are of different suites: {_cases(old['cases'])} in "
-            f"{_name(old['report'])}, {_cases(new['cases'])} in {_name(new['report'])}"
+            f"the runs collected no case in common ({_cases(old['collected'])} in "
+            f"{_name(old['report'])}, {_cases(new['collected'])} in {_name(new['report'])}): "
+            "node IDs are relative to each run's rootdir; were both run from the same one?"
         )
-    skipped = comparison["summary"].get("notCompared", 0)
+    else:
+        unlisted = (
+            (old["collectedOnly"] - summary["onlyOld"], old["report"]),
+            (new["collectedOnly"] - summary["onlyNew"], new["report"]),
+        )
+        parts = [f"{_cases(count)} in {_name(name)}" for count, name in unlisted if count > 0]
+        if parts:
+            lines.append(
+                "cases of one suite only, not run by the run that collected them: "
+                + ", ".join(parts)
+            )
+    skipped = summary["notCompared"]
     if skipped:
         lines.append(
             f"{_cases(skipped)} not compared: collected by both runs, selected by one only "

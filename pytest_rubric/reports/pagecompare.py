@@ -121,6 +121,8 @@ class BaselineChanges:
             "baseline": old.get("report", "") if isinstance(old, Mapping) else "",
             "sameSuite": document.get("sameSuite") is not False,
             "summary": {key: _count(counts.get(key)) for key in _SUMMARY},
+            # No case in both reports: nothing was compared, never "nothing changed".
+            "compared": _count(counts.get("compared")),
             "cases": cases,
             "ledgers": ledgers,
         }

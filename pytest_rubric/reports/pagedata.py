@@ -1,15 +1,20 @@
 """What the review page shows, taken from a report document and, when given, the
 comparison with a baseline (what ``pytest-rubric diff --json`` prints).
 
-Values pass through as the report holds them: the page's script shows them as text.
+Values pass through as the report holds them, but for those the page shows as JSON or
+lists key by key (differing values, evidence, a row's other fields): these are made
+text here, their keys in the report's order, since a script's object puts integer-like
+keys first (groups "50", "49", "late" would read 49, 50, late).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, cast
 
 from pytest_rubric.core.compare import MISSING, differences
+from pytest_rubric.core.escapes import escape_surrogates
 from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.reports.pagecompare import BaselineChanges
 from pytest_rubric.reports.pagegroups import ledger_groups
@@ -61,7 +66,7 @@ def page_data(
                 "matrix": answer.get("matrix"),
                 "agreement": answer.get("agreement"),
                 "total": answer.get("total"),
-                "rows": review.get("rows", []),
+                "rows": _rows(review.get("rows")),
                 "more": review.get("more", 0),
                 "graders": _graders(review.get("graders")),
                 **ledger_groups(review),
@@ -142,13 +147,16 @@ def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
         for key, expected, actual in found:
             entry: dict[str, Any] = {"key": key}
             if expected is not MISSING:
-                entry["expected"] = expected
+                entry["expected"] = _json(expected)
             if actual is not MISSING:
-                entry["actual"] = actual
+                entry["actual"] = _json(actual)
             differing.append(entry)
+    evidence = record.get("evidence")
+    if isinstance(evidence, Mapping):
+        evidence = {"facts": _pairs(evidence.get("facts")), "problem": evidence.get("problem")}
     return {
         "differing": differing,
-        "evidence": record.get("evidence"),
+        "evidence": evidence,
         "problems": record.get("problems", []),
         "reason": record.get("reason", ""),
     }
@@ -161,3 +169,29 @@ def _graders(value: object) -> dict[str, str]:
         side: name if isinstance(name := names.get(side), str) and name else side
         for side in ("a", "b")
     }
+
+
+def _rows(rows: object) -> list[Any]:
+    """A ledger's review rows, each row's other fields as :func:`_pairs`."""
+    if not isinstance(rows, list):
+        return []
+    return [
+        {**row, "fields": _pairs(row.get("fields"))} if isinstance(row, Mapping) else row
+        for row in rows
+    ]
+
+
+def _pairs(mapping: object) -> list[list[str]]:
+    """A mapping as ``[key, text]`` pairs in its order: each value as the page shows it
+    (text as it is, anything else as JSON); nothing for what is not a mapping."""
+    if not isinstance(mapping, Mapping):
+        return []
+    return [
+        [key, value if isinstance(value, str) else _json(value)] for key, value in mapping.items()
+    ]
+
+
+def _json(value: Any) -> str:
+    """``value`` as compact JSON text, its keys in its own order (a lone surrogate as its
+    escape, as a browser's ``JSON.stringify`` writes one)."""
+    return escape_surrogates(json.dumps(value, ensure_ascii=False, separators=(",", ":")))

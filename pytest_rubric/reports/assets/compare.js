@@ -49,8 +49,9 @@
       [s.onlyOld, "only in the baseline"], [s.onlyNew, "new in this run"]]
       .filter(([count]) => count).map(([count, what]) => plural(count, "case") + " " + what);
     if (s.ledgersChanged) parts.push(plural(s.ledgersChanged, "ledger") + " changed");
-    nodes.push(el("p", {class: "counts", text: parts.length ? parts.join(", ") + "."
-      : "Nothing changed since the baseline."}));
+    const none = comparison.compared ? "" : "Nothing was compared: no case ran both in the baseline and in this run.";
+    nodes.push(el("p", {class: "counts", text: parts.length ? parts.join(", ") + ". " + none
+      : none || "Nothing changed since the baseline."}));
     if (comparison.cases.length) {
       nodes.push(el("h3", {text: "Cases that changed (" + comparison.cases.length + ")"}));
       nodes.push(pagedTable("baseline-cases", comparison.cases, ["#", "case", "where", "change", "outcome"],

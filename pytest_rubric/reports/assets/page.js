@@ -89,7 +89,8 @@
     function ledgers(count) {
       return count + (count === 1 ? " ledger" : " ledgers");
     }
-    if (data.comparison) link(plural(changeCount(data.comparison), "change") + " since the baseline", "baseline");
+    if (data.comparison) link(data.comparison.compared ? plural(changeCount(data.comparison), "change") + " since the baseline"
+      : "nothing compared with the baseline", "baseline");
     if (summary.mismatched) link(summary.mismatched + " mismatched", "problems");
     if (summary.caseErrors) link(plural(summary.caseErrors, "case error"), "problems");
     if (data.datasets.length) link(plural(data.datasets.length, "dataset"), "datasets");
@@ -184,8 +185,9 @@
       const fragment = document.createDocumentFragment();
       shown.forEach((row, offset) => {
         const fields = el("td", {class: "fields"});
-        for (const [key, value] of Object.entries(row.fields || {})) {
-          fields.append(el("div", {}, [el("strong", {text: key + ": "}), show(value)]));
+        // [key, text] pairs in the report's order (an object would put "50" before "49")
+        for (const [key, value] of row.fields || []) {
+          fields.append(el("div", {}, [el("strong", {text: key + ": "}), value]));
         }
         const id = el("td", {class: "mono"}, [idNode(row.id)]);
         if (entered && entered.has(JSON.stringify(row.id))) id.append(" ", el("span", {class: "new", title: "entered since the baseline", text: "new"}));
@@ -215,8 +217,8 @@
       table.append(el("tr", {}, [el("th", {text: "key"}), el("th", {text: "expected"}), el("th", {text: "actual"})]));
       for (const entry of problem.differing) {
         table.append(el("tr", {}, [el("td", {class: "mono", text: entry.key}),
-          el("td", {class: "mono", text: "expected" in entry ? show(JSON.stringify(entry.expected)) : "(missing)"}),
-          el("td", {class: "mono", text: "actual" in entry ? show(JSON.stringify(entry.actual)) : "(missing)"})]));
+          el("td", {class: "mono", text: "expected" in entry ? entry.expected : "(missing)"}),
+          el("td", {class: "mono", text: "actual" in entry ? entry.actual : "(missing)"})]));
       }
       box.append(table);
     }
@@ -224,8 +226,8 @@
     if (evidence) {
       box.append(el("h4", {text: "Evidence"}));
       const list = el("ul");
-      for (const [key, value] of Object.entries(evidence.facts || {})) {
-        list.append(el("li", {}, [el("strong", {text: key + ": "}), el("code", {text: show(value)})]));
+      for (const [key, value] of evidence.facts || []) {  // [key, text] pairs, as fields are
+        list.append(el("li", {}, [el("strong", {text: key + ": "}), el("code", {text: value})]));
       }
       if (evidence.problem) list.append(el("li", {}, [el("strong", {text: "problem: "}), evidence.problem]));
       box.append(list);
