@@ -9,6 +9,7 @@ import csv
 import gzip
 import io
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -22,6 +23,7 @@ from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.rows import FileRows
+from pytest_rubric.reports.schema import shipped
 from pytest_rubric.running.outcome import CaseOutcome
 
 TOOLS = Path(__file__).resolve().parent.parent / "docs" / "demos" / "tools"
@@ -327,3 +329,43 @@ def test_rubric_check_knows_a_tsv_and_how_a_repeated_name_is_written(
     )
     assert pytester.runpytest("--rubric-check").ret == 0
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_the_case_file_schema_knows_a_tsv_and_how_a_repeated_name_is_written() -> None:
+    case = shipped()["$defs"]["case"]["properties"]
+    patterns: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            patterns.extend(v for k, v in value.items() if k == "pattern" and "jsonl" in v)
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(case)
+    assert len(patterns) == 4  # input_file, each side of a join, dataset's file
+    for pattern in patterns:
+        assert re.search(pattern, "w.tsv")
+        assert re.search(pattern, "w.tsv.gz")
+        assert not re.search(pattern, "w.tsv.bak")
+    assert "Status#2" in case["ledger"]["description"]
+    assert "Status#2" in case["dataset"]["description"]
+
+
+def test_a_tsvs_header_is_shown_with_its_tabs(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"w.tsv": "case\ta\tb\nh1\ttrue\n"}
+    outcome = run_agreement(tmp_path, files, "    input_file: w.tsv\n")
+    assert outcome.problems == (
+        "the input is not usable: w.tsv:1: the header must name the columns id, a and b "
+        "(found 'case\\ta\\tb'); write 'id\\ta\\tb' on the first line, or say which columns "
+        "hold them under 'ledger:' (e.g. 'ledger: {id: task_id, a: judge_label, b: "
+        "editor_label}')",
+    )
+    files = {"w.tsv": "id\ta\tb\nh1\ttrue\n"}
+    outcome = run_agreement(tmp_path, files, "    input_file: w.tsv\n")
+    assert outcome.problems == (
+        "the input is not usable: w.tsv:2: 2 cells where the header has 3 (id\\ta\\tb); "
+        "quote a cell that holds a tab",
+    )

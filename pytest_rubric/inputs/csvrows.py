@@ -146,7 +146,7 @@ class _CsvReading:
             if not header or not set(CSV_HEADER) <= set(header):
                 raise RubricInputError(
                     f"{self.display}:1: the header must name the columns id, a and b "
-                    f"(found {self._shown(header)!r}); write {self._shown(list(CSV_HEADER))!r} on "
+                    f"(found {self._quoted(header)}); write {self._quoted(list(CSV_HEADER))} on "
                     "the first line, or say which columns hold them under 'ledger:' (e.g. "
                     "'ledger: {id: task_id, a: judge_label, b: editor_label}')"
                 )
@@ -190,6 +190,9 @@ class _CsvReading:
 
     def _shown(self, header: list[str]) -> str:
         return escape_controls(self.delimiter.join(header))
+
+    def _quoted(self, header: list[str]) -> str:
+        return escape_controls(repr(self.delimiter.join(header)))
 
     def _bad_width(self, cells: list[str], header: list[str]) -> NoReturn:
         if not "".join(cells).strip():
