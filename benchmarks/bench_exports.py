@@ -34,6 +34,9 @@ sides' are measured alike.
   words PASS/FAIL, read through ``ledger: {id: task_id, a: judge_label, b: editor_label,
   labels: {PASS: true, FAIL: false}}`` / ``csv.reader`` over the file and a count of the
   label pairs in a dict, as ``CSV_FLOOR`` in ``bench_cost.py`` (target 1.5x);
+- ``mapped-tsv``: the same export saved with tabs (``export.tsv``), read through the
+  same ``ledger:`` block / ``csv.reader(delimiter="\\t")`` and the same count (target
+  1.5x);
 - ``long-csv``: one row per judgement, ``example_id,annotator,answer``, two judgements
   (alice, bob) per case on adjacent lines, ``--rows`` cases (twice as many rows), read
   through ``ledger: {rows: per-judgement, ...}`` / the same ``csv.reader`` and count
@@ -48,7 +51,9 @@ same floor): ``long-by-grader``, every judgement of one grader's, then the other
 with a text column; ``long-lone``, sorted by case but with one case judged once on its
 first line (its row, and every row after it, is held to the end: a missing label);
 ``long-jsonl``, one line per judgement as Prodigy's ``db-out`` writes them, read one row
-at a time / ``json.loads`` of each line and a count.
+at a time / ``json.loads`` of each line and a count; ``quoted-tsv``, the ``mapped-tsv``
+export with every text cell quoted and CRLF line ends, as Label Studio's TSV export
+writes them, read one row at a time / the same ``csv.reader`` and count.
 
 In every export the IDs increase row by row, about 70% of a's labels are true, and b
 agrees with a about 80% of the time.
@@ -151,6 +156,10 @@ end = time.process_time()
 peak = peak_kib()
 print(json.dumps({"cpu": end - start, "rows": rows, "peak_kib": peak}))
 """
+#: The floor for a TSV export: the same, its cells split by tabs.
+TSV_FLOOR_CHILD = CSV_FLOOR_CHILD.replace(
+    "csv.reader(stream)", 'csv.reader(stream, delimiter="\\t")'
+)
 #: The floor for a Parquet export: the three columns read into a table.
 #: The floor for a JSONL export: ``json.loads`` of each line and a count of its label.
 JSONL_FLOOR_CHILD = """
@@ -283,17 +292,21 @@ def write_case_file(
     return path
 
 
-def mapped_csv(folder: Path, rows: int) -> tuple[Path, Path]:
+def mapped_csv(
+    folder: Path, rows: int, name: str = "export.csv", **dialect: Any
+) -> tuple[Path, Path]:
+    """The export ``name``, written by ``csv.writer`` in ``dialect`` (LF line ends unless
+    told otherwise)."""
     answer = Answer()
     word = {True: "PASS", False: "FAIL"}
-    with (folder / "export.csv").open("w", encoding="utf-8", newline="") as stream:
-        writer = csv.writer(stream, lineterminator="\n")
+    with (folder / name).open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream, **{"lineterminator": "\n", **dialect})
         writer.writerow(["task_id", "judge_label", "editor_label"])
         for case_id, a, b in labels(rows, seed=28):
             writer.writerow([case_id, word[a], word[b]])
             answer.add(case_id, a, b)
     ledger = "{id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}"
-    return write_case_file(folder, "export.csv", ledger, answer), folder / "export.csv"
+    return write_case_file(folder, name, ledger, answer), folder / name
 
 
 def long_csv(folder: Path, rows: int) -> tuple[Path, Path]:
@@ -427,12 +440,18 @@ def has_pyarrow() -> bool:
         return False
 
 
-NAMES = ("mapped-csv", "long-csv", "parquet")
+NAMES = ("mapped-csv", "mapped-tsv", "long-csv", "parquet")
 #: Run only when named with --only: a long export in other layouts and formats.
-LAYOUTS = ("long-by-grader", "long-lone", "long-jsonl")
+LAYOUTS = ("long-by-grader", "long-lone", "long-jsonl", "quoted-tsv")
 #: Each measure: what writes its data, its floor, what the plugin's child is told, its target.
 SETUPS: dict[str, tuple[Callable[[Path, int], tuple[Path, Path]], str, list[str], float]] = {
     "mapped-csv": (mapped_csv, CSV_FLOOR_CHILD, [], 1.5),
+    "mapped-tsv": (
+        functools.partial(mapped_csv, name="export.tsv", delimiter="\t"),
+        TSV_FLOOR_CHILD,
+        [],
+        1.5,
+    ),
     "long-csv": (long_csv, CSV_FLOOR_CHILD, [], 2.5),
     "parquet": (parquet, PARQUET_FLOOR_CHILD, ["parquet"], 2.0),
     "long-by-grader": (
@@ -443,6 +462,18 @@ SETUPS: dict[str, tuple[Callable[[Path, int], tuple[Path, Path]], str, list[str]
     ),
     "long-lone": (functools.partial(long_csv_layout, lone=True), CSV_FLOOR_CHILD, [], float("inf")),
     "long-jsonl": (long_jsonl, JSONL_FLOOR_CHILD, [], float("inf")),
+    "quoted-tsv": (
+        functools.partial(
+            mapped_csv,
+            name="export.tsv",
+            delimiter="\t",
+            quoting=csv.QUOTE_NONNUMERIC,
+            lineterminator="\r\n",
+        ),
+        TSV_FLOOR_CHILD,
+        [],
+        float("inf"),
+    ),
 }
 
 

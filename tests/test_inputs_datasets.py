@@ -71,7 +71,7 @@ DECISIONS = st.lists(
     max_size=8,
     unique_by=lambda row: row[0],
 )
-FORMATS = ["jsonl", "jsonl.gz", "csv", "csv.gz", "json", "parquet"]
+FORMATS = ["jsonl", "jsonl.gz", "csv", "csv.gz", "tsv", "tsv.gz", "json", "parquet"]
 
 
 def write_log(folder: Path, fmt: str, rows: list[tuple[str, bool, bool, str, list[str]]]) -> str:
@@ -105,7 +105,7 @@ def write_log(folder: Path, fmt: str, rows: list[tuple[str, bool, bool, str, lis
         pyarrow.parquet.write_table(pyarrow.Table.from_pylist(records), folder / name)
         return labels
     stream = io.StringIO()
-    writer = csv.writer(stream, lineterminator="\n")
+    writer = csv.writer(stream, lineterminator="\n", delimiter="\t" if fmt[0] == "t" else ",")
     writer.writerow(["decision_id", "checks.has_title", "checks.has_source", "verdict", "codes"])
     for record in records:
         writer.writerow(
@@ -145,7 +145,7 @@ def test_a_dataset_gives_the_outcomes_of_its_cases_written_in_yaml(
         folder = Path(name)
         extra = write_log(folder, fmt, rows)
         text = dataset_case(f"log.{fmt}", extra)
-        if fmt.startswith("csv"):
+        if fmt.startswith(("csv", "tsv")):
             text = text.replace("checks.has_title", "'checks.has_title'")
             text = text.replace("checks.has_source", "'checks.has_source'")
             text = text.replace("reason_codes", "codes")

@@ -31,6 +31,7 @@ from pytest_rubric.inputs.formats.registry import (
     formats_text,
     traits_of,
 )
+from pytest_rubric.inputs.formats.tsvfile import TSV
 from pytest_rubric.inputs.textfiles import GZIP, PLAIN
 
 ROWS = [{"id": "x", "a": True, "b": False}, {"id": "y", "a": False, "b": False}]
@@ -51,14 +52,16 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ".json",
         ".jsonl",
         ".csv",
+        ".tsv",
         ".json.gz",
         ".jsonl.gz",
         ".csv.gz",
+        ".tsv.gz",
         ".parquet",
     ]
     assert formats_text() == (
-        ".json or .json.gz (the whole input), .jsonl, .csv, .jsonl.gz, .csv.gz or .parquet "
-        "(ledger rows)"
+        ".json or .json.gz (the whole input), .jsonl, .csv, .tsv, .jsonl.gz, .csv.gz, "
+        ".tsv.gz or .parquet (ledger rows)"
     )
     assert len({fmt.suffix for fmt in FORMATS}) == len(FORMATS)
 
@@ -71,7 +74,9 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ("week.csv.gz", ".csv.gz"),
         ("week.json.gz", ".json.gz"),
         ("week.parquet", ".parquet"),
-        ("week.tsv", None),
+        ("week.tsv", ".tsv"),
+        ("week.tsv.gz", ".tsv.gz"),
+        ("week.tab", None),
         ("week.csv.bak", None),
     ],
 )
@@ -132,6 +137,26 @@ def test_csv_cells_are_text_but_true_and_false(tmp_path: Path) -> None:
     assert _read(CSV, file) == [({"id": "x", "a": True, "b": False, "note": "True"}, 2)]
     assert list(CSV.label_blocks(file, Findings())) == [None]  # another header: rows say
     assert (CSV.place(file, 2), CSV.row_label(2)) == (":2", "line 2")
+
+
+def test_tsv_is_csv_with_tabs_rows_blocks_and_places_alike(tmp_path: Path) -> None:
+    assert TSV.traits == FileTraits(".tsv", text_cells=True)
+    assert gzipped(TSV).traits == FileTraits(".tsv.gz", text_cells=True)
+    assert (TSV.holds, TSV.opener) == (CSV.holds, PLAIN)
+    path = tmp_path / "l.tsv"
+    path.write_text('id\ta\tb\tnote\nx\ttrue\tfalse\t"a\tb, c"\n')
+    file = _file(path, TSV)
+    assert _read(TSV, file) == [({"id": "x", "a": True, "b": False, "note": "a\tb, c"}, 2)]
+    assert (TSV.place(file, 2), TSV.row_label(2)) == (":2", "line 2")
+    path.write_text("id\ta\tb\nx\ttrue\tfalse\ny\tfalse\tfalse\n")
+    assert _read(TSV, file) == [(ROWS[0], 2), (ROWS[1], 3)]
+    (block,) = TSV.label_blocks(file, Findings())
+    assert isinstance(block, LabelBlock)
+    assert (list(block.ids), block.pairs) == (["x", "y"], (0, 1, 1, 0))
+    # An ID holding a comma is a TSV's plain cell, but not one the blocks read: rows say.
+    path.write_text("id\ta\tb\nx,1\ttrue\tfalse\n")
+    assert list(TSV.label_blocks(file, Findings())) == [None]
+    assert _read(TSV, file) == [({"id": "x,1", "a": True, "b": False}, 2)]
 
 
 def test_a_json_document_names_its_rows_by_their_index_in_its_list(tmp_path: Path) -> None:

@@ -566,6 +566,32 @@ cases:
             '{"id": "hl-1002", "desk": "politics", "judge": false, "editor": false}\n'
         ),
     },
+    # "Tabs, and a header that repeats a name": Label Studio's TSV export and promptfoo's CSV
+    # of two prompts, as the tools wrote them.
+    "tables": {
+        "rubrics/tables.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: label-studio-tsv
+    input_file: exports/label-studio.tsv
+    ledger: {rows: per-judgement, id: id, grader: annotator, label: verdict, a: '10', b: '12',
+             labels: {PASS: true, FAIL: false}}
+    expected: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+
+  - id: strict-vs-lenient
+    input_file: exports/promptfoo-two-prompts.csv
+    ledger: {id: id, a: 'Status#1', b: 'Status#2', labels: {PASS: true, FAIL: false},
+             graders: {a: strict, b: lenient}}
+    expected: {matrix: {bothPass: 5, bothFail: 1, aOnly: 0, bOnly: 2}, agreement: 6, total: 8, disagreements: [h6, h8]}
+
+  - id: bare-status
+    input_file: exports/promptfoo-two-prompts.csv
+    ledger: {id: id, a: Status, b: 'Status#2', labels: {PASS: true, FAIL: false}}
+    expected: {matrix: {bothPass: 5, bothFail: 1, aOnly: 0, bOnly: 2}, agreement: 6, total: 8, disagreements: [h6, h8]}
+""",
+        "rubrics/exports/label-studio.tsv": DEMO_FILES / "tools/label-studio.tsv",
+        "rubrics/exports/promptfoo-two-prompts.csv": DEMO_FILES / "tools/promptfoo-two-prompts.csv",
+    },
 }
 
 #: The pytest runs a demo needs before its command, each as its arguments, in order.

@@ -4,7 +4,8 @@ A key path is written ``task_id``, ``labels.judge`` (into nested JSON), or as a 
 ``[labels, judge.v2]`` for keys that hold a dot. A part that is a whole number
 (``0``, ``12``, never ``01``) indexes a list where the value there is a list
 (``result.0.value.choices.0``); on a mapping it is a key, as any other part. A CSV
-column is one name, dots and all.
+column is one name, dots and all; of the columns a header names alike, the second is
+``NAME#2`` (:func:`repeated_name`).
 
 :func:`getter` reads a path from a row, :data:`ABSENT` where it leads nowhere. This
 module does not import pytest.
@@ -40,6 +41,12 @@ class KeyPath:
     def column(self) -> str:
         """The name of a CSV or Parquet column: the parts joined by dots."""
         return ".".join(self.parts)
+
+
+def repeated_name(name: str, nth: int) -> str:
+    """How a description names the ``nth`` (from 1, left to right) of the columns a
+    header names ``name``: ``Status#2``, the second ``Status``."""
+    return f"{name}#{nth}"
 
 
 def index_of(part: str) -> int | None:
@@ -143,6 +150,16 @@ def read_key_path(
         if not value:
             refuse(at, f"{named} is an empty list; name a column or key, e.g. {example}")
             return None
+        nth = value[-1] if len(value) == 2 else None
+        if traits.text_cells and isinstance(value[0], str) and type(nth) is int and nth > 0:
+            spelt = escape_controls(repeated_name(value[0], nth))
+            refuse(
+                at,
+                f"{named} is a key path of 2 keys, but a {traits.written} file has flat "
+                f"columns; for the {_ordinal(nth)} column its header names "
+                f"{escape_controls(repr(value[0]))}, write '{key}: {spelt}'",
+            )
+            return None
         for index, part in enumerate(value):
             if not isinstance(part, str) or not part:
                 quoted = (
@@ -159,10 +176,17 @@ def read_key_path(
         if traits.text_cells and len(parts) > 1:
             refuse(
                 at,
-                f"{named} is a key path of {len(parts)} keys, but a .csv ledger has "
-                "flat columns; name the column as its header writes it",
+                f"{named} is a key path of {len(parts)} keys, but a {traits.written} "
+                "ledger has flat columns; name the column as its header writes it",
             )
             return None
         return KeyPath(parts, at, "[" + ", ".join(parts) + "]")
     refuse(at, f"{named} must name a column or key, not {describe(value)}; write {example}")
     return None
+
+
+def _ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    last = 0 if 10 <= number % 100 <= 20 else number % 10
+    ending = {1: "st", 2: "nd", 3: "rd"}.get(last, "th")
+    return f"{number}{ending}"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.nearest import nearest
-from pytest_rubric.descriptions.keypaths import KeyPath
+from pytest_rubric.descriptions.keypaths import KeyPath, repeated_name
 from pytest_rubric.descriptions.positions import Position
 
 
@@ -62,4 +62,23 @@ def dotted_words(key: str, path: KeyPath, holder: str, block: str = "ledger") ->
         f"{block} '{key}' is the key path {escape_controls(repr(path.written))}, each dot a "
         f"step into a value, but {holder} {escape_controls(repr(path.column))} as one name; "
         f"write it in the list form '{key}: [{escape_controls(path.column)}]'"
+    )
+
+
+def repeated_problem(
+    case_file: str, key: str, path: KeyPath, columns: Sequence[int], lacking: str, block: str
+) -> LedgerError:
+    """The error for ``key`` naming a column that ``lacking`` names more than once (its
+    ``columns``, counted from 1): no silent pick; how to name each instead."""
+    column = path.column
+    times = "twice" if len(columns) == 2 else f"{len(columns)} times"
+    each = " or ".join(
+        f"{escape_controls(repr(repeated_name(column, nth)))} (column {at})"
+        for nth, at in enumerate(columns, 1)
+    )
+    return misfit(
+        case_file,
+        path.at,
+        f"{block} '{key}' names the column {escape_controls(repr(column))}, which {lacking} "
+        f"names {times}; say which one: {each}",
     )

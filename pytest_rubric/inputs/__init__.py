@@ -1,5 +1,5 @@
 """A case's input files, read when the case runs: :func:`~.reading.open_input` is the one
-entry point. The formats (``.json``, ``.jsonl``, ``.csv``, each also gzip'd, and
+entry point. The formats (``.json``, ``.jsonl``, ``.csv``, ``.tsv``, each also gzip'd, and
 ``.parquet``, one module each in :mod:`.formats`), the readers the formats use
 (:mod:`.jsonl`, :mod:`.csvrows`, :mod:`.parquet`; a whole input in :mod:`.wholejson`),
 label blocks where they can be read (:mod:`.textblocks`, :mod:`.blocks`), the mapping of

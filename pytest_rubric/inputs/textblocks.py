@@ -1,6 +1,6 @@
 """Label blocks (:mod:`pytest_rubric.core.labelblocks`) of a ``.jsonl`` or ``.csv``
-ledger file (also gzip'd): the file read whole lines at a time, each block read by
-:mod:`~pytest_rubric.inputs.blocks` where counting proves its shape.
+ledger file (also gzip'd, or with tabs: ``.tsv``): the file read whole lines at a time,
+each block read by :mod:`~pytest_rubric.inputs.blocks` where counting proves its shape.
 
 Every function here reads the file afresh and returns what it found; nothing is kept
 between calls.
@@ -21,7 +21,7 @@ from pytest_rubric.inputs.blocks import (
     plain_words,
     word_block,
 )
-from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
+from pytest_rubric.inputs.csvrows import CSV_BOOLEANS, header_names
 from pytest_rubric.inputs.findings import Findings, grader_shown
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.groups import GroupTally
@@ -34,37 +34,39 @@ _CSV_SIMPLE_HEADER = "id,a,b"
 Judgements = JudgementPairs | JudgementTally
 
 
-def text_label_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+def text_label_blocks(
+    file: InputFile, findings: Findings, delimiter: str = ","
+) -> Iterator[LabelBlock | None]:
     """The rows of ``file`` a block at a time: ``None``, and nothing after it, where a
     block holds anything but plain rows (a quote, an escape, another key order or
     spacing, CR line ends, a label that is not a literal boolean or word, a line a
     reader one row at a time would refuse). ``findings`` take the other graders'
     judgements of a one-row-per-judgement export, and that it was read whole, once the
-    last block is handed over."""
+    last block is handed over. A CSV's cells are split by ``delimiter``."""
     ledger = file.ledger
     if ledger is not None and not file.reader.traits.text_cells:  # a CSV's columns only
         yield None
         return
     if ledger is None or not ledger.per_judgement:
-        yield from _blocks(file, None, findings)
+        yield from _blocks(file, None, findings, delimiter)
         return
     # One row per judgement: each case's two on adjacent lines (an export sorted by
     # case), else in any order; which, the first block tells.
-    blocks = _blocks(file, JudgementPairs, findings)
+    blocks = _blocks(file, JudgementPairs, findings, delimiter)
     first = next(blocks, None)
     if first is None:
-        yield from _blocks(file, JudgementTally, findings)
+        yield from _blocks(file, JudgementTally, findings, delimiter)
         return
     yield first
     yield from blocks
 
 
-def lone_judgements(file: InputFile) -> frozenset[str] | None:
-    """The IDs a one-row-per-judgement CSV export judges once (by one of its two graders),
-    when its blocks can tell; ``None`` when they cannot (a line that is not plain, a
-    case judged twice by one grader...)."""
+def lone_judgements(file: InputFile, delimiter: str = ",") -> frozenset[str] | None:
+    """The IDs a one-row-per-judgement CSV export (its cells split by ``delimiter``)
+    judges once (by one of its two graders), when its blocks can tell; ``None`` when they
+    cannot (a line that is not plain, a case judged twice by one grader...)."""
     ended: list[Judgements] = []
-    for block in _blocks(file, JudgementTally, Findings(), ended):
+    for block in _blocks(file, JudgementTally, Findings(), delimiter, ended):
         if block is None:
             break
     tally = ended[0] if ended else None
@@ -75,16 +77,20 @@ def _blocks(
     file: InputFile,
     kind: type[Judgements] | None,
     findings: Findings,
+    delimiter: str,
     ended: list[Judgements] | None = None,
 ) -> Iterator[LabelBlock | None]:
-    """The file's label blocks, one row per judgement read by ``kind``; the reader of
-    judgements is put in ``ended`` once every line is read."""
+    """The file's label blocks, one row per judgement read by ``kind``, a CSV's cells
+    split by ``delimiter``; the reader of judgements is put in ``ended`` once every line
+    is read."""
     text_cells = file.reader.traits.text_cells  # a header line, then records of text cells
     opener = file.reader.opener
     skipped: tuple[type[Exception], ...] = (UnicodeDecodeError, OSError, *opener.faults)
     try:
         with opener.open_text(file.path) as stream:
             blocks = whole_lines(stream)
+            if delimiter != ",":
+                blocks = map(partial(_with_commas, delimiter=delimiter), blocks)
             judgements: Judgements | None = None
             read: Callable[[str], LabelBlock | None] | None
             if text_cells:
@@ -143,7 +149,7 @@ def _csv_block_reader(
     )
     if not plain_words(words):
         return None, None
-    names = header.split(",")
+    names = header_names(header.split(","))
     if not ledger.per_judgement:
         if ledger.group_by is not None or names != [
             ledger.id.column,
@@ -168,3 +174,11 @@ def _csv_block_reader(
             return None, None
         judgements.group = (names.index(column), groups)
     return judgements.block, judgements
+
+
+def _with_commas(lines: str | None, delimiter: str) -> str | None:
+    """Whole lines whose cells ``delimiter`` splits, as the same cells split by commas
+    (read so as a CSV's lines are); ``None`` where a cell holds a comma."""
+    if lines is None or "," in lines:
+        return None
+    return lines.replace(delimiter, ",")

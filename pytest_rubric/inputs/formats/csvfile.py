@@ -1,6 +1,7 @@
 """``.csv``: a header, then a row a record, every cell text (its reader:
 :mod:`..csvrows`); label blocks read in whole lines where counting proves their shape,
-a one-row-per-judgement export's too (:mod:`..textblocks`)."""
+a one-row-per-judgement export's too (:mod:`..textblocks`). The same format with
+another delimiter is ``.tsv`` (:mod:`.tsvfile`)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Csv:
-    """The CSV format (gzip'd: :func:`~.gzipped.gzipped`)."""
+    """The CSV format (gzip'd: :func:`~.gzipped.gzipped`), its cells split by
+    ``delimiter``."""
 
     suffix: str = ".csv"
     opener: Opener = PLAIN
+    delimiter: str = ","
     holds = "ledger rows"
 
     @property
@@ -35,7 +38,9 @@ class Csv:
         from pytest_rubric.inputs.csvrows import csv_rows
 
         def read(stream: TextIO) -> Iterator[JSON]:
-            return csv_rows(stream, file.display, cursor, file.description, case_file)
+            return csv_rows(
+                stream, file.display, cursor, file.description, case_file, self.delimiter
+            )
 
         return text_rows(
             file.path, file.display, self.opener, read, lambda: file.reading_at(cursor.position)
@@ -49,12 +54,12 @@ class Csv:
             return iter((None,))
         from pytest_rubric.inputs.textblocks import text_label_blocks
 
-        return text_label_blocks(file, findings)
+        return text_label_blocks(file, findings, self.delimiter)
 
     def lone_judgements(self, file: InputFile) -> frozenset[str] | None:
         from pytest_rubric.inputs.textblocks import lone_judgements
 
-        return lone_judgements(file)
+        return lone_judgements(file, self.delimiter)
 
     def place(self, file: InputFile, number: int | str) -> str:
         return f":{number}"

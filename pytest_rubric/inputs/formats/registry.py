@@ -14,15 +14,18 @@ from pytest_rubric.inputs.formats.gzipped import gzipped
 from pytest_rubric.inputs.formats.jsondocument import JSON_DOCUMENT
 from pytest_rubric.inputs.formats.jsonl import JSONL
 from pytest_rubric.inputs.formats.parquetfile import PARQUET
+from pytest_rubric.inputs.formats.tsvfile import TSV
 
 #: Every format, in the order the accepted-formats message lists them.
 FORMATS: tuple[Format, ...] = (
     JSON_DOCUMENT,
     JSONL,
     CSV,
+    TSV,
     gzipped(JSON_DOCUMENT),
     gzipped(JSONL),
     gzipped(CSV),
+    gzipped(TSV),
     PARQUET,
 )
 
