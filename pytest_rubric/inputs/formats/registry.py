@@ -14,6 +14,7 @@ from pytest_rubric.inputs.formats.gzipped import gzipped
 from pytest_rubric.inputs.formats.jsondocument import JSON_DOCUMENT
 from pytest_rubric.inputs.formats.jsonl import JSONL
 from pytest_rubric.inputs.formats.parquetfile import PARQUET
+from pytest_rubric.inputs.formats.xlsxfile import XLSX
 
 #: Every format, in the order the accepted-formats message lists them.
 FORMATS: tuple[Format, ...] = (
@@ -24,6 +25,7 @@ FORMATS: tuple[Format, ...] = (
     gzipped(JSONL),
     gzipped(CSV),
     PARQUET,
+    XLSX,
 )
 
 #: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.

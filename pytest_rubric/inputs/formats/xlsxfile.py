@@ -1,0 +1,321 @@
+"""``.xlsx``: one sheet of a spreadsheet (the first, or ``sheet: NAME``), its first row the
+header, through the optional extra ``pytest-rubric[xlsx]`` (python-calamine, imported when
+a sheet is read, never before).
+
+A cell reads as what the sheet holds: text, a Boolean, a number (a whole one as an
+integer), a date as its ISO text; an empty cell as empty text, as in the CSV the sheet
+would be saved as. As in a CSV, a label column's text ``true`` and ``false`` are Booleans
+(where no ``labels:`` says otherwise). Empty rows and columns after the table are not
+read; a formula reads as the value the file saved for it, and a sheet whose formulas
+have none saved is refused. A row is named ``file#row N``, N as the sheet numbers it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.nearest import nearest
+from pytest_rubric.descriptions.misfits import header_problem, misfit
+from pytest_rubric.descriptions.traits import FileTraits
+from pytest_rubric.inputs.formats.base import InputFile
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, unreadable
+
+if TYPE_CHECKING:
+    from zipfile import ZipFile
+
+    from pytest_rubric.inputs.cursor import Cursor
+    from pytest_rubric.inputs.findings import Findings
+
+EXTRA = "pip install 'pytest-rubric[xlsx]'"
+#: Cells python-calamine gives as they are read: text, Booleans (and integers, should it
+#: give any); every other kind goes through :func:`_cell`.
+_AS_IS = frozenset({str, bool, int})
+_WORDS = {"true": True, "false": False}  # a CSV's Booleans, and a text cell's here
+
+
+@dataclass(frozen=True, slots=True)
+class Xlsx:
+    """The spreadsheet format."""
+
+    suffix: str = ".xlsx"
+    opener: Opener = PLAIN  # its bytes as they are: python-calamine opens them
+    holds = "ledger rows"
+
+    @property
+    def traits(self) -> FileTraits:
+        return FileTraits(self.suffix, sheets=True)
+
+    def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+        try:
+            yield from _Sheet(file, case_file, cursor).rows()
+        except RubricInputError:
+            raise
+        except Exception as exc:  # python-calamine's own, met as it reads
+            raise unreadable(file.reading_at(cursor.position), exc) from None
+
+    def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+        return iter((None,))  # python-calamine hands rows over one at a time
+
+    def lone_judgements(self, file: InputFile) -> frozenset[str] | None:
+        return None
+
+    def place(self, file: InputFile, number: int | str) -> str:
+        return f"#row {number}"
+
+    def row_label(self, number: int) -> str:
+        return f"row {number}"
+
+
+XLSX = Xlsx()
+
+
+class _Sheet:
+    """One pass over a sheet: the file, what it is told, and the cursor it moves."""
+
+    def __init__(self, file: InputFile, case_file: str, cursor: Cursor) -> None:
+        self.file = file
+        self.display = file.display
+        self.case_file = case_file
+        self.cursor = cursor
+
+    def rows(self) -> Iterator[JSON]:
+        """Each row under the header as a mapping of its names to its cells,
+        ``cursor.position`` set to the row's number in the sheet."""
+        cursor, display = self.cursor, self.display
+        cursor.position = 0  # each pass reads from the start
+        lines = self._open()
+        header = next(lines, None)
+        while header is not None and not any(cell != "" for cell in header):
+            cursor.position += 1  # rows before the table: empty
+            header = next(lines, None)
+        cursor.position += 1
+        names = [_name(cell) for cell in header or ()]
+        while names and names[-1] == "":
+            names.pop()  # empty columns after the table
+        width = len(names)
+        words = self._label_columns(names)
+        empty_rows = 0  # empty rows met since the last row read: after the table, ignored
+        uncached: list[str | None] = []  # the formula check, once it was made
+        for row in lines:
+            cursor.position += 1
+            if "" in row:
+                if not any(cell != "" for cell in row):
+                    empty_rows += 1
+                    continue
+                self._check_formulas(uncached)
+            if empty_rows:
+                raise RubricInputError(
+                    f"{display}#row {cursor.position - empty_rows}: the row is empty, and "
+                    "rows of the table follow it; delete it (empty rows after the table "
+                    "are not read)"
+                )
+            if len(row) > width and any(cell != "" for cell in row[width:]):
+                self._past_header(row, names)
+            cells: list[Any] = [
+                cell if type(cell) in _AS_IS else _cell(cell) for cell in row[:width]
+            ]
+            out: dict[str, JSON] = dict(zip(names, cells, strict=False))
+            for name in words:
+                value = out.get(name)
+                if type(value) is str:
+                    out[name] = _WORDS.get(value, value)
+            yield out
+
+    def _open(self) -> Iterator[Sequence[object]]:
+        """The sheet's rows from its first, as python-calamine reads them."""
+        try:
+            import python_calamine
+        except ImportError:
+            raise RubricInputError(
+                f"{self.display}: reading a .xlsx file needs python-calamine, which is not "
+                f"installed; install it with: {EXTRA}"
+            ) from None
+        try:
+            book = python_calamine.CalamineWorkbook.from_path(self.file.path)
+        except (python_calamine.CalamineError, OSError) as exc:
+            raise RubricInputError(
+                f"{self.display}: not a spreadsheet python-calamine can read ({exc}); save it "
+                "as .xlsx again"
+            ) from None
+        with book:
+            wanted = self.file.selection.sheet
+            if not book.sheet_names:
+                raise RubricInputError(f"{self.display}: the workbook has no sheet")
+            if wanted is not None and wanted not in book.sheet_names:
+                raise self._no_sheet(wanted, book.sheet_names)
+            name = book.sheet_names[0] if wanted is None else wanted
+            sheet = book.get_sheet_by_name(name)
+        return iter(sheet.iter_rows())
+
+    def _no_sheet(self, wanted: str, names: list[str]) -> RubricInputError:
+        selection = self.file.selection
+        close = nearest(wanted, names)
+        hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
+        shown = ", ".join(escape_controls(repr(name)) for name in names)
+        return misfit(
+            self.case_file,
+            selection.sheet_at,
+            f"'sheet' names {escape_controls(repr(wanted))}, which {self.display} does not "
+            f"have (its sheets: {shown}); {hint}",
+        )
+
+    def _label_columns(self, names: list[str]) -> list[str]:
+        """The columns whose text ``true`` and ``false`` are Booleans (those of the labels
+        where no ``labels:`` says what the words mean), each column the description names
+        checked against the header."""
+        described = self.file.description
+        if len(set(names)) != len(names):
+            twice = next(name for name in names if names.count(name) > 1)
+            raise RubricInputError(
+                f"{self.display}#row {self.cursor.position}: the header names the column "
+                f"{escape_controls(repr(twice))} twice; give each column its own name"
+            )
+        if described is None:
+            if not {"id", "a", "b"} <= set(names):
+                raise RubricInputError(
+                    f"{self.display}#row {self.cursor.position}: the header must name the "
+                    f"columns id, a and b (found {escape_controls(', '.join(names))!r}); write "
+                    "them in the sheet's first row, or say which columns hold them under "
+                    "'ledger:' (e.g. 'ledger: {id: task_id, a: judge_label, b: editor_label}')"
+                )
+            return ["a", "b"]
+        mapped = described.named()
+        for key, path in mapped:
+            assert path is not None
+            if path.column not in names:
+                holder = f"{self.display}'s header"
+                raise header_problem(self.case_file, key, path, names, holder, described.block)
+        if described.labels is not None:
+            return []
+        return [
+            path.column
+            for key, path in mapped
+            if path is not None and key.rpartition(".")[2] in ("a", "b", "label")
+        ]
+
+    def _past_header(self, row: Sequence[object], names: list[str]) -> None:
+        column = len(names) + next(i for i, cell in enumerate(row[len(names) :]) if cell != "")
+        raise RubricInputError(
+            f"{self.display}#row {self.cursor.position}: a value in the sheet's column "
+            f"{column + 1}, past the header's last name "
+            f"({escape_controls(repr(names[-1]) if names else 'none')}); name the column in "
+            "the header row, or clear the cell"
+        )
+
+    def _check_formulas(self, uncached: list[str | None]) -> None:
+        """Refuses the sheet if a formula in it has no value saved (an empty cell is
+        what python-calamine gives for one): checked once a pass, at its first empty cell."""
+        if not uncached:
+            uncached.append(_first_uncached(self.file.path, self.file.selection.sheet))
+        ref = uncached[0]
+        if ref is not None:
+            where = (
+                f"#row {ref.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}: the cell {ref}"
+                if ref
+                else ": a cell"
+            )
+            raise RubricInputError(
+                f"{self.display}{where} "
+                "holds a formula with no value saved (the tool that wrote the file does not "
+                "compute formulas); open and save the file in a spreadsheet program, which "
+                "saves each formula's value, or write the values themselves"
+            )
+
+
+def _name(cell: object) -> str:
+    """A header cell as a column's name: its text as the sheet shows it."""
+    if type(cell) is str:
+        return cell
+    if type(cell) is bool:
+        return "TRUE" if cell else "FALSE"
+    return str(_cell(cell))
+
+
+def _cell(value: Any) -> JSON:
+    """A cell python-calamine gives other than text or a Boolean, as JSON: a number (an
+    integer where it is whole: a sheet's numbers have no other kind), a date or a time as
+    its ISO text, a duration as ``H:MM:SS``."""
+    if type(value) is float:
+        return int(value) if value.is_integer() else value
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        hours, seconds = divmod(int(value.total_seconds()), 3600)
+        return f"{hours}:{seconds // 60:02d}:{seconds % 60:02d}"
+    return str(value)
+
+
+#: A formula's start, and a cell's value, as a worksheet's XML writes them (any prefix).
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")
+_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_REF = re.compile(rb'\sr="([A-Z]+[0-9]+)"')
+_TEXT_RESULT = re.compile(rb'\st="str"')
+_RELATIONSHIPS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def _first_uncached(path: Path, sheet: str | None) -> str | None:
+    """The reference of the first formula cell of ``sheet`` (the first: ``None``) that has
+    no value saved, or ``None``: its worksheet's XML read in blocks, formulas found in C."""
+    import zipfile  # only where a sheet has an empty cell
+
+    with zipfile.ZipFile(path) as book:
+        part = _sheet_part(book, sheet)
+        if part is None:
+            return None
+        with book.open(part) as stream:
+            return _uncached_in(stream)
+
+
+def _sheet_part(book: ZipFile, sheet: str | None) -> str | None:
+    """The name of the worksheet part of ``sheet`` (the first: ``None``) in the package."""
+    from xml.etree import ElementTree
+
+    workbook = ElementTree.fromstring(book.read("xl/workbook.xml"))
+    found = [
+        node
+        for node in workbook.iter()
+        if node.tag.endswith("}sheet") and (sheet is None or node.get("name") == sheet)
+    ]
+    if not found:
+        return None
+    relations = ElementTree.fromstring(book.read("xl/_rels/workbook.xml.rels"))
+    wanted = found[0].get(_RELATIONSHIPS)
+    for relation in relations:
+        if relation.get("Id") == wanted:
+            target = relation.get("Target", "")
+            return target[1:] if target.startswith("/") else f"xl/{target}"
+    return None
+
+
+def _uncached_in(stream: IO[bytes]) -> str | None:
+    """The first formula cell in a worksheet's XML with no value: read a block of whole
+    rows at a time; only a formula's own cell is looked at."""
+    rest = b""
+    while True:
+        block = stream.read(1 << 20)
+        text = rest + block
+        cut = text.rfind(b"row>") + 4 if block else len(text)  # after a row's end tag
+        if block and cut < 4:
+            rest = text
+            continue
+        rest = text[cut:]
+        for found in _FORMULA.finditer(text, 0, cut):
+            at = found.start()
+            start = max(text.rfind(b"<c ", 0, at), text.rfind(b":c ", 0, at))
+            end = text.find(b"c>", at)
+            opening = text[start : text.find(b">", start)]
+            inside = text[at:end]
+            if not _VALUE.search(inside) and not _TEXT_RESULT.search(opening):
+                ref = _REF.search(opening)
+                return "" if ref is None else ref.group(1).decode()
+        if not block:
+            return None
