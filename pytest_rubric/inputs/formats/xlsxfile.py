@@ -157,14 +157,15 @@ class _Sheet:
         return iter(sheet.iter_rows())
 
     def _no_sheet(self, wanted: str, names: list[str]) -> RubricInputError:
-        selection = self.file.selection
+        described = self.file.description
+        assert described is not None  # only a description names a sheet
         close = nearest(wanted, names)
         hint = f"did you mean {escape_controls(repr(close))}?" if close else "name one of them"
         shown = ", ".join(escape_controls(repr(name)) for name in names)
         return misfit(
             self.case_file,
-            selection.sheet_at,
-            f"'sheet' names {escape_controls(repr(wanted))}, which {self.display} does not "
+            described.selection.sheet_at,
+            f"{described.block} 'sheet' names {escape_controls(repr(wanted))}, which {self.display} does not "
             f"have (its sheets: {shown}); {hint}",
         )
 
