@@ -13,7 +13,7 @@ have none saved is refused. A row is named ``file#row N``, N as the sheet number
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 from pathlib import Path
@@ -102,7 +102,9 @@ class _Sheet:
         while names and names[-1] == "":
             names.pop()  # empty columns after the table
         width = len(names)
-        words = self._label_columns(names)
+        words = frozenset(names.index(name) for name in self._label_columns(names))
+        kinds: tuple[type, ...] = ()  # the last row's kinds of cell, and what they need
+        fixes: tuple[tuple[int, Callable[[Any], JSON]], ...] = ()
         empty_rows = 0  # empty rows met since the last row read: after the table, ignored
         uncached: list[str | None] = []  # the formula check, once it was made
         for row in lines:
@@ -120,17 +122,16 @@ class _Sheet:
                 )
             if len(row) > width and any(cell != "" for cell in row[width:]):
                 self._past_header(row, names)
-            cells: list[Any] = [
-                cell if type(cell) in _AS_IS else _cell(cell) for cell in row[:width]
-            ]
-            out: dict[str, JSON] = dict(zip(names, cells, strict=False))
-            for name in words:
-                value = out.get(name)
-                if type(value) is str:
-                    out[name] = _WORDS.get(value, value)
-            yield out
+            # Rows of a sheet mostly hold the same kinds of cell column by column: what
+            # each column needs is worked out again only where a row's kinds change.
+            if tuple(map(type, row)) != kinds:
+                kinds = tuple(map(type, row))
+                fixes = _fixes(kinds[:width], words)
+            for index, fix in fixes:
+                row[index] = fix(row[index])
+            yield dict(zip(names, row, strict=False))  # past the names: empty, not read
 
-    def _open(self) -> Iterator[Sequence[object]]:
+    def _open(self) -> Iterator[list[Any]]:
         """The sheet's rows from its first, as python-calamine reads them."""
         try:
             import python_calamine
@@ -230,6 +231,25 @@ class _Sheet:
                 "compute formulas); open and save the file in a spreadsheet program, which "
                 "saves each formula's value, or write the values themselves"
             )
+
+
+def _fixes(
+    kinds: tuple[type, ...], words: frozenset[int]
+) -> tuple[tuple[int, Callable[[Any], JSON]], ...]:
+    """What a row whose cells are of ``kinds`` needs, column by column: a cell of a kind
+    other than text or a Boolean made JSON, a text cell of a label column (``words``) read
+    as a Boolean where it is ``true`` or ``false``."""
+    fixes: list[tuple[int, Callable[[Any], JSON]]] = []
+    for index, kind in enumerate(kinds):
+        if kind not in _AS_IS:
+            fixes.append((index, _cell))
+        elif kind is str and index in words:
+            fixes.append((index, _word))
+    return tuple(fixes)
+
+
+def _word(text: str) -> JSON:
+    return _WORDS.get(text, text)
 
 
 def _name(cell: object) -> str:
