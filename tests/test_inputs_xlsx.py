@@ -423,3 +423,36 @@ def test_one_row_per_judgement_where_a_number_and_groups_by_a_date(tmp_path: Pat
     assert answer(outcome)["disagreements"] == ["t2"]
     assert [row["group"] for row in reviewed(outcome)] == ["2024-05-02"]
     assert [row["where"] for row in reviewed(outcome)] == ["j.xlsx#row 4"]
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 4096])
+def test_rows_read_in_batches_of_any_size_read_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    from pytest_rubric.inputs.formats import xlsxfile
+
+    monkeypatch.setattr(xlsxfile, "BATCH_ROWS", batch)
+    path = tmp_path / "l.xlsx"
+    path.write_bytes(
+        sheet_bytes(
+            tmp_path,
+            [
+                ["id", "a", "b", "n"],
+                ["x", "true", True, 1.5],
+                ["y", False, "no", 2],
+                ["z", True, "false", datetime.date(2024, 5, 1)],
+                [],
+                [],
+            ],
+        )
+    )
+    assert read(path) == [
+        ({"id": "x", "a": True, "b": True, "n": 1.5}, 2),
+        ({"id": "y", "a": False, "b": "no", "n": 2}, 3),
+        ({"id": "z", "a": True, "b": False, "n": "2024-05-01"}, 4),
+    ]
+    book = openpyxl.load_workbook(path)
+    book.active["A8"] = "w"  # a row after the empty ones: the first of them is refused
+    book.save(path)
+    with pytest.raises(Exception, match=re.escape("l.xlsx#row 5: the row is empty")):
+        read(path)

@@ -13,9 +13,10 @@ have none saved is refused. A row is named ``file#row N``, N as the sheet number
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, time, timedelta
+from itertools import islice, repeat
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -39,7 +40,9 @@ EXTRA = "pip install 'pytest-rubric[xlsx]'"
 #: Cells python-calamine gives as they are read: text, Booleans (and integers, should it
 #: give any); every other kind goes through :func:`_cell`.
 _AS_IS = frozenset({str, bool, int})
-_WORDS = {"true": True, "false": False}  # a CSV's Booleans, and a text cell's here
+_WORDS = {"true": True, "false": False}
+#: Rows read and checked at a time, column by column.
+BATCH_ROWS = 1 << 12  # a CSV's Booleans, and a text cell's here
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +58,7 @@ class Xlsx:
         return FileTraits(self.suffix, sheets=True)
 
     def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
-        try:
-            yield from _Sheet(file, case_file, cursor).rows()
-        except RubricInputError:
-            raise
-        except Exception as exc:  # python-calamine's own, met as it reads
-            raise unreadable(file.reading_at(cursor.position), exc) from None
+        return _Sheet(file, case_file, cursor).rows()
 
     def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
         return iter((None,))  # python-calamine hands rows over one at a time
@@ -86,50 +84,88 @@ class _Sheet:
         self.display = file.display
         self.case_file = case_file
         self.cursor = cursor
+        #: The first formula cell with no value saved (``None``: none), once looked for.
+        self.uncached: str | None = None
+        self.looked = False
 
     def rows(self) -> Iterator[JSON]:
         """Each row under the header as a mapping of its names to its cells,
         ``cursor.position`` set to the row's number in the sheet."""
-        cursor, display = self.cursor, self.display
+        cursor = self.cursor
+        try:
+            lines, names, length = self._table()
+            words = frozenset(names.index(name) for name in self._label_columns(names))
+            number = cursor.position
+            empty_rows = 0  # empty rows met since the last row read: after the table, ignored
+            while batch := list(islice(lines, BATCH_ROWS)):
+                rows, empty = self._batch(batch, names, length, words)
+                mappings = map(dict, map(zip, repeat(names), rows))
+                if empty is None:  # no empty row: the usual batch
+                    if empty_rows:
+                        raise self._empty_row(number + 1 - empty_rows)
+                    for row in mappings:
+                        number += 1
+                        cursor.position = number
+                        yield row
+                    continue
+                for row, blank in zip(mappings, empty, strict=True):
+                    number += 1
+                    cursor.position = number
+                    if blank:
+                        empty_rows += 1
+                        continue
+                    if empty_rows:
+                        raise self._empty_row(number - empty_rows)
+                    yield row
+        except RubricInputError:
+            raise
+        except Exception as exc:  # python-calamine's own, met as it reads
+            raise unreadable(self.file.reading_at(cursor.position), exc) from None
+
+    def _empty_row(self, number: int) -> RubricInputError:
+        return RubricInputError(
+            f"{self.display}#row {number}: the row is empty, and rows of the table follow "
+            "it; delete it (empty rows after the table are not read)"
+        )
+
+    def _table(self) -> tuple[Iterator[list[Any]], list[str], int]:
+        """The sheet's rows after its header, the header's names (empty columns after the
+        table left out), and how many cells each row has; the cursor at the header."""
+        cursor = self.cursor
         cursor.position = 0  # each pass reads from the start
         lines = self._open()
         header = next(lines, None)
-        while header is not None and not any(cell != "" for cell in header):
+        while header is not None and "" in header and header.count("") == len(header):
             cursor.position += 1  # rows before the table: empty
             header = next(lines, None)
         cursor.position += 1
         names = [_name(cell) for cell in header or ()]
         while names and names[-1] == "":
             names.pop()  # empty columns after the table
+        return lines, names, len(header or ())
+
+    def _batch(
+        self, batch: list[list[Any]], names: list[str], length: int, words: frozenset[int]
+    ) -> tuple[Iterable[Sequence[Any]], list[bool] | None]:
+        """A batch of rows as JSON cells, and which of them are empty (``None``: none):
+        worked out column by column, in C where no cell needs more than it is (the usual
+        sheet)."""
         width = len(names)
-        words = frozenset(names.index(name) for name in self._label_columns(names))
-        kinds: tuple[type, ...] = ()  # the last row's kinds of cell, and what they need
-        fixes: tuple[tuple[int, Callable[[Any], JSON]], ...] = ()
-        empty_rows = 0  # empty rows met since the last row read: after the table, ignored
-        uncached: list[str | None] = []  # the formula check, once it was made
-        for row in lines:
-            cursor.position += 1
-            if "" in row:
-                if not any(cell != "" for cell in row):
-                    empty_rows += 1
-                    continue
-                self._check_formulas(uncached)
-            if empty_rows:
-                raise RubricInputError(
-                    f"{display}#row {cursor.position - empty_rows}: the row is empty, and "
-                    "rows of the table follow it; delete it (empty rows after the table "
-                    "are not read)"
-                )
-            if len(row) > width and any(cell != "" for cell in row[width:]):
-                self._past_header(row, names)
-            # Rows of a sheet mostly hold the same kinds of cell column by column: what
-            # each column needs is worked out again only where a row's kinds change.
-            if tuple(map(type, row)) != kinds:
-                kinds = tuple(map(type, row))
-                fixes = _fixes(kinds[:width], words)
-            for index, fix in fixes:
-                row[index] = fix(row[index])
-            yield dict(zip(names, row, strict=False))  # past the names: empty, not read
+        columns = list(zip(*batch, strict=True))
+        empty = None
+        if any("" in column for column in columns):
+            empty = [row.count("") == length for row in batch]
+            if not all(empty):  # an empty cell may be a formula with no value saved
+                self._check_formulas()
+        if any(column.count("") != len(column) for column in columns[width:]):
+            self._past_header(batch, names)
+        fixed = False
+        for index in range(width):
+            fix = _fix(columns[index], index in words)
+            if fix is not None:
+                columns[index], fixed = tuple(map(fix, columns[index])), True
+        # The rows are as long as the header, so zip stops at the last name.
+        return (zip(*columns, strict=True) if fixed else batch), empty
 
     def _open(self) -> Iterator[list[Any]]:
         """The sheet's rows from its first, as python-calamine reads them."""
@@ -204,52 +240,58 @@ class _Sheet:
             if path is not None and key.rpartition(".")[2] in ("a", "b", "label")
         ]
 
-    def _past_header(self, row: Sequence[object], names: list[str]) -> None:
-        column = len(names) + next(i for i, cell in enumerate(row[len(names) :]) if cell != "")
+    def _past_header(self, batch: list[list[Any]], names: list[str]) -> None:
+        width = len(names)
+        at, row = next(
+            (at, row) for at, row in enumerate(batch) if row[width:].count("") < len(row) - width
+        )
+        column = width + next(index for index, cell in enumerate(row[width:]) if cell != "")
         raise RubricInputError(
-            f"{self.display}#row {self.cursor.position}: a value in the sheet's column "
+            f"{self.display}#row {self.cursor.position + at + 1}: a value in the sheet's column "
             f"{column + 1}, past the header's last name "
             f"({escape_controls(repr(names[-1]) if names else 'none')}); name the column in "
             "the header row, or clear the cell"
         )
 
-    def _check_formulas(self, uncached: list[str | None]) -> None:
+    def _check_formulas(self) -> None:
         """Refuses the sheet if a formula in it has no value saved (an empty cell is
         what python-calamine gives for one): checked once a pass, at its first empty cell."""
-        if not uncached:
-            uncached.append(_first_uncached(self.file.path, self.file.selection.sheet))
-        ref = uncached[0]
+        if not self.looked:
+            self.uncached = _first_uncached(self.file.path, self.file.selection.sheet)
+            self.looked = True
+        ref = self.uncached
         if ref is not None:
-            where = (
-                f"#row {ref.lstrip('ABCDEFGHIJKLMNOPQRSTUVWXYZ')}: the cell {ref}"
-                if ref
-                else ": a cell"
-            )
+            row = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            where = f"#row {row}: the cell {ref}" if ref else ": a cell"
             raise RubricInputError(
-                f"{self.display}{where} "
-                "holds a formula with no value saved (the tool that wrote the file does not "
-                "compute formulas); open and save the file in a spreadsheet program, which "
-                "saves each formula's value, or write the values themselves"
+                f"{self.display}{where} holds a formula with no value saved "
+                "(the tool that wrote the file does not compute formulas); open and save the "
+                "file in a spreadsheet program, which saves each formula's value, or write the "
+                "values themselves"
             )
 
 
-def _fixes(
-    kinds: tuple[type, ...], words: frozenset[int]
-) -> tuple[tuple[int, Callable[[Any], JSON]], ...]:
-    """What a row whose cells are of ``kinds`` needs, column by column: a cell of a kind
-    other than text or a Boolean made JSON, a text cell of a label column (``words``) read
-    as a Boolean where it is ``true`` or ``false``."""
-    fixes: list[tuple[int, Callable[[Any], JSON]]] = []
-    for index, kind in enumerate(kinds):
-        if kind not in _AS_IS:
-            fixes.append((index, _cell))
-        elif kind is str and index in words:
-            fixes.append((index, _word))
-    return tuple(fixes)
+def _fix(column: tuple[Any, ...], label: bool) -> Callable[[Any], JSON] | None:
+    """What each cell of a column needs, if anything: a cell of a kind other than text or a
+    Boolean made JSON; in a label column, the text ``true`` and ``false`` read as Booleans."""
+    kinds = set(map(type, column))
+    if kinds <= _AS_IS and not (label and str in kinds):
+        return None
+    if kinds == {float}:
+        return _number
+    return _label if label else _json
 
 
-def _word(text: str) -> JSON:
-    return _WORDS.get(text, text)
+def _json(value: Any) -> JSON:
+    return value if type(value) in _AS_IS else _cell(value)
+
+
+def _label(value: Any) -> JSON:
+    return _WORDS.get(value, value) if type(value) is str else _json(value)
+
+
+def _number(value: float) -> JSON:
+    return int(value) if value.is_integer() else value
 
 
 def _name(cell: object) -> str:
@@ -266,7 +308,7 @@ def _cell(value: Any) -> JSON:
     integer where it is whole: a sheet's numbers have no other kind), a date or a time as
     its ISO text, a duration as ``H:MM:SS``."""
     if type(value) is float:
-        return int(value) if value.is_integer() else value
+        return _number(value)
     if isinstance(value, (date, time)):
         return value.isoformat()
     if isinstance(value, timedelta):
