@@ -1,7 +1,7 @@
 """Reading a spreadsheet (``.xlsx``) against python-calamine's own iteration of its rows, side by
 side in one run; and the two readers that were candidates, beside each other.
 
-    python benchmarks/bench_xlsx.py [--rows 100000] [--repeats 5] [--candidates]
+    python benchmarks/bench_xlsx.py [--rows 100000] [--repeats 5] [--candidates [--sheet PATH]]
 
 Two sheets are written once each, untimed, with openpyxl's write-only mode (the test extra),
 ``--rows`` rows under a header: ``plain``, ``id,a,b`` (text IDs, Boolean labels), and ``wide``,
@@ -23,7 +23,8 @@ over its runs; interpreter and imports included on both sides alike).
 ``--candidates`` also times the two readers that were weighed for the extra, each iterating
 every row of the same sheet in a fresh process: python-calamine, and openpyxl in read-only
 mode (``load_workbook(read_only=True, data_only=True)``, ``iter_rows(values_only=True)``),
-with each one's peak memory over its import alone.
+with each one's peak memory over its import alone; ``--sheet PATH`` runs them on a sheet of
+your own instead (one a spreadsheet program saved: its text in a shared-strings table).
 """
 
 from __future__ import annotations
@@ -174,6 +175,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--candidates", action="store_true")
+    parser.add_argument("--sheet", type=Path, help="the candidates' sheet (default: the wide one)")
     options = parser.parse_args()
     for kind in ("plain", "wide"):
         with tempfile.TemporaryDirectory() as name:
@@ -187,8 +189,7 @@ def main() -> None:
             side_by_side(f"{kind} ledger", [LEDGER_CHILD, case], [FLOOR_CHILD, sheet], repeats, "-")
     if options.candidates:
         with tempfile.TemporaryDirectory() as name:
-            path, _ = write_sheet(Path(name), options.rows)
-            sheet = str(path)
+            sheet = str(options.sheet or write_sheet(Path(name), options.rows)[0])
             for reader, code in (("calamine", CALAMINE_CHILD), ("openpyxl", OPENPYXL_CHILD)):
                 runs = [child(code, sheet) for _ in range(options.repeats)]
                 best = min(run["cpu"] for run in runs)
