@@ -456,3 +456,31 @@ def test_rows_read_in_batches_of_any_size_read_alike(
     book.save(path)
     with pytest.raises(Exception, match=re.escape("l.xlsx#row 5: the row is empty")):
         read(path)
+
+
+EMPTY = (
+    "    expected: {matrix: {bothPass: 0, bothFail: 0, aOnly: 0, bOnly: 0}, agreement: 0, "
+    "total: 0, disagreements: []}\n"
+)
+
+
+def test_rubric_check_knows_sheet_and_refuses_it_where_there_are_no_sheets(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "l.xlsx").write_bytes(sheet_bytes(pytester.path, [["id", "a", "b"]]))
+    (pytester.path / "l.csv").write_text("id,a,b\n")
+    pytester.makefile(
+        ".rubric.yaml",
+        sheets="evaluator: agreement\ncases:\n"
+        f"  - id: sheet\n    input_file: l.xlsx\n    ledger: {{sheet: judge}}\n{EMPTY}"
+        f"  - id: no-sheets\n    input_file: l.csv\n    ledger: {{sheet: judge}}\n{EMPTY}",
+    )
+    result = pytester.runpytest("--rubric-check", "-p", "no:cacheprovider")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "sheets.rubric.yaml:9:21: ledger 'sheet' names a sheet of a spreadsheet (.xlsx), but "
+            "this file is .csv, which has no sheets; remove 'sheet'",
+            "rubric check: 1 case file, 2 cases: 1 problem",
+        ]
+    )
