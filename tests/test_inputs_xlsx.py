@@ -484,3 +484,19 @@ def test_rubric_check_knows_sheet_and_refuses_it_where_there_are_no_sheets(
             "rubric check: 1 case file, 2 cases: 1 problem",
         ]
     )
+
+
+def test_a_formula_with_no_value_saved_is_found_in_a_cell_without_a_reference(
+    tmp_path: Path,
+) -> None:
+    book = tmp_path / "book.xlsx"
+    book.write_bytes(sheet_bytes(tmp_path, [["id", "a", "b", "n"], ["x", True, True, "v"]]))
+    with zipfile.ZipFile(book) as old:
+        parts = {name: old.read(name) for name in old.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"  # a cell's reference may be left out: its place says
+    parts[sheet] = re.sub(rb'<c r="D2"[^>]*>.*?</c>', b"<c><f>1+1</f></c>", parts[sheet])
+    with zipfile.ZipFile(book, "w") as new:
+        for name, data in parts.items():
+            new.writestr(name, data)
+    with pytest.raises(Exception, match=re.escape("book.xlsx: a cell holds a formula with no")):
+        read(book)

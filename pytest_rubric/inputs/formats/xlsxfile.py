@@ -40,9 +40,9 @@ EXTRA = "pip install 'pytest-rubric[xlsx]'"
 #: Cells python-calamine gives as they are read: text, Booleans (and integers, should it
 #: give any); every other kind goes through :func:`_cell`.
 _AS_IS = frozenset({str, bool, int})
-_WORDS = {"true": True, "false": False}
+_WORDS = {"true": True, "false": False}  # a CSV's Booleans, and a text cell's here
 #: Rows read and checked at a time, column by column.
-BATCH_ROWS = 1 << 12  # a CSV's Booleans, and a text cell's here
+BATCH_ROWS = 1 << 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +185,6 @@ class _Sheet:
             ) from None
         with book:
             wanted = self.file.selection.sheet
-            if not book.sheet_names:
-                raise RubricInputError(f"{self.display}: the workbook has no sheet")
             if wanted is not None and wanted not in book.sheet_names:
                 raise self._no_sheet(wanted, book.sheet_names)
             name = book.sheet_names[0] if wanted is None else wanted
@@ -322,6 +320,7 @@ _FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")
 _VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
 _REF = re.compile(rb'\sr="([A-Z]+[0-9]+)"')
 _TEXT_RESULT = re.compile(rb'\st="str"')
+_CELL_TAGS = (b"<c ", b"<c>", b":c ", b":c>")
 _RELATIONSHIPS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 
 
@@ -373,7 +372,8 @@ def _uncached_in(stream: IO[bytes]) -> str | None:
         rest = text[cut:]
         for found in _FORMULA.finditer(text, 0, cut):
             at = found.start()
-            start = max(text.rfind(b"<c ", 0, at), text.rfind(b":c ", 0, at))
+            # The cell's start tag: the last "<c" (or a prefixed ":c") before it.
+            start = max(text.rfind(tag, 0, at) for tag in _CELL_TAGS)
             end = text.find(b"c>", at)
             opening = text[start : text.find(b">", start)]
             inside = text[at:end]
