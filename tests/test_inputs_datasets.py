@@ -71,7 +71,7 @@ DECISIONS = st.lists(
     max_size=8,
     unique_by=lambda row: row[0],
 )
-FORMATS = ["jsonl", "jsonl.gz", "csv", "csv.gz", "tsv", "tsv.gz", "json", "parquet"]
+FORMATS = ["jsonl", "jsonl.gz", "csv", "csv.gz", "tsv", "tsv.gz", "json", "parquet", "xlsx"]
 
 
 def write_log(folder: Path, fmt: str, rows: list[tuple[str, bool, bool, str, list[str]]]) -> str:
@@ -104,9 +104,29 @@ def write_log(folder: Path, fmt: str, rows: list[tuple[str, bool, bool, str, lis
 
         pyarrow.parquet.write_table(pyarrow.Table.from_pylist(records), folder / name)
         return labels
+    header = ["decision_id", "checks.has_title", "checks.has_source", "verdict", "codes"]
+    if fmt == "xlsx":  # a spreadsheet's second sheet, its Booleans typed
+        import openpyxl  # type: ignore[import-untyped]
+
+        book = openpyxl.Workbook()
+        sheet = book.create_sheet("decisions")
+        sheet.append(header)
+        for record in records:
+            checks: Any = record["checks"]
+            sheet.append(
+                [
+                    record["decision_id"],
+                    checks["has_title"],
+                    checks["has_source"],
+                    record["verdict"],
+                    ";".join(record["reason_codes"]),
+                ]
+            )
+        book.save(folder / name)
+        return labels + "      split: {codes: ';'}\n      sheet: decisions\n"
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n", delimiter="\t" if fmt[0] == "t" else ",")
-    writer.writerow(["decision_id", "checks.has_title", "checks.has_source", "verdict", "codes"])
+    writer.writerow(header)
     for record in records:
         writer.writerow(
             [
@@ -145,7 +165,7 @@ def test_a_dataset_gives_the_outcomes_of_its_cases_written_in_yaml(
         folder = Path(name)
         extra = write_log(folder, fmt, rows)
         text = dataset_case(f"log.{fmt}", extra)
-        if fmt.startswith(("csv", "tsv")):
+        if fmt.startswith(("csv", "tsv")) or fmt == "xlsx":
             text = text.replace("checks.has_title", "'checks.has_title'")
             text = text.replace("checks.has_source", "'checks.has_source'")
             text = text.replace("reason_codes", "codes")

@@ -58,10 +58,11 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ".csv.gz",
         ".tsv.gz",
         ".parquet",
+        ".xlsx",
     ]
     assert formats_text() == (
         ".json or .json.gz (the whole input), .jsonl, .csv, .tsv, .jsonl.gz, .csv.gz, "
-        ".tsv.gz or .parquet (ledger rows)"
+        ".tsv.gz, .parquet or .xlsx (ledger rows)"
     )
     assert len({fmt.suffix for fmt in FORMATS}) == len(FORMATS)
 
@@ -198,7 +199,8 @@ def test_the_table_imports_no_reader_until_a_file_is_read() -> None:
         "import pytest_rubric.inputs.formats.registry\n"
         "loaded = [name for name in sys.modules if name.startswith(('pyarrow', "
         "'pytest_rubric.inputs.parquet', 'pytest_rubric.inputs.csvrows', "
-        "'pytest_rubric.inputs.textblocks', 'pytest_rubric.inputs.jsondocs', 'gzip'))]\n"
+        "'pytest_rubric.inputs.textblocks', 'pytest_rubric.inputs.jsondocs', 'gzip', "
+        "'python_calamine', 'xml.etree'))]\n"
         "print(loaded)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)

@@ -452,6 +452,42 @@ cases:
         "rubrics/exports/doccano-omar.jsonl": DEMO_FILES / "tools/doccano-omar.jsonl",
         "rubrics/exports/prodigy.jsonl": DEMO_FILES / "tools/prodigy.jsonl",
     },
+    # "Spreadsheets": sheets as LibreOffice, pandas and openpyxl saved them (docs/demos/tools/,
+    # each with its command in docs/input-files.md).
+    "export-xlsx": {
+        "rubrics/sheets.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: desk-week-49
+    input_file: exports/xlsx-desk.xlsx
+    ledger: {id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false},
+             group_by: rated_on}
+    expected:
+      matrix: {bothPass: 1, bothFail: 1, aOnly: 1, bOnly: 1}
+      agreement: 2
+      total: 4
+      disagreements: [hl-1402, hl-1404]
+
+  - id: judge-against-desk
+    ledger:
+      a: {input_file: exports/xlsx-two-sheets.xlsx, sheet: judge, id: case, label: verdict}
+      b: {input_file: exports/xlsx-two-sheets.xlsx, sheet: desk, id: case, label: verdict}
+      graders: {a: judge, b: desk}
+    expected:
+      matrix: {bothPass: 2, bothFail: 0, aOnly: 0, bOnly: 1}
+      agreement: 2
+      total: 3
+      disagreements: [hl-1602]
+
+  - id: scored-by-openpyxl
+    input_file: exports/xlsx-uncached.xlsx
+    ledger: {id: task_id, a: judge_label, b: editor_label, labels: {PASS: true, FAIL: false}}
+    expected: {}
+""",
+        "rubrics/exports/xlsx-desk.xlsx": DEMO_FILES / "tools/xlsx-desk.xlsx",
+        "rubrics/exports/xlsx-two-sheets.xlsx": DEMO_FILES / "tools/xlsx-two-sheets.xlsx",
+        "rubrics/exports/xlsx-uncached.xlsx": DEMO_FILES / "tools/xlsx-uncached.xlsx",
+    },
     # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
     "export-no-pyarrow": {
         "conftest.py": """\
@@ -603,8 +639,9 @@ SETUP: dict[str, list[list[str]]] = {
     ],
 }
 
-#: Demos that run only where a module is installed: the Parquet ones need pyarrow.
-NEEDS = {"export-parquet": "pyarrow"}
+#: Demos that run only where a module is installed: the Parquet ones need pyarrow, the sheets
+#: python-calamine.
+NEEDS = {"export-parquet": "pyarrow", "export-xlsx": "python_calamine"}
 
 
 def _name(file: Path) -> str:

@@ -326,6 +326,8 @@ SELECTION = Record(
         "records": _SOME_PATH,
         "where": _many(_pair(_PATH, Codec(lambda values, files: values))),
         "ids_as_text": BOOL,
+        "sheet": _maybe(TEXT),
+        "sheet_at": LINE_COL,
     },
 )
 SIDE = Record(

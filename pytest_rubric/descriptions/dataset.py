@@ -3,7 +3,7 @@
 The names are the format (the SPEC pins them)::
 
     dataset:
-      file: logs/decisions-2024-12.jsonl    # .jsonl, .csv, .json, .parquet; .gz but Parquet
+      file: logs/decisions-2024-12.jsonl    # .jsonl, .csv, .json, .parquet, .xlsx; .gz (text)
       id: decision_id                        # the key path of each row's case ID
       input:                                 # the evaluator's input: a key path, or a
         fields: {title: checks.has_title}    #   mapping whose leaves are key paths
@@ -13,6 +13,7 @@ The names are the format (the SPEC pins them)::
       labels: {PASS: true, FAIL: false}      # words read as Booleans where an input leaf holds them
       split: {reason_codes: ";"}             # a CSV column read as a list of text
       records: decisions                     # a .json document: the key path of its list of rows
+      sheet: decisions                       # a workbook (.xlsx): the sheet of rows, else the first
       where: {judge: gpt-4o}                 # keep only the rows holding these values
       ids: as-text                           # an integer ID read as its decimal text
 
@@ -36,7 +37,18 @@ from pytest_rubric.descriptions.positions import Block, Position, Written
 from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
 from pytest_rubric.descriptions.traits import FileTraits
 
-DATASET_KEYS = ("file", "id", "input", "expected", "labels", "split", "records", "where", "ids")
+DATASET_KEYS = (
+    "file",
+    "id",
+    "input",
+    "expected",
+    "labels",
+    "split",
+    "records",
+    "sheet",
+    "where",
+    "ids",
+)
 #: The evaluator's input as a dataset names it: one key path (the whole input), or the
 #: input's keys in order, each with a key path or a nested mapping of them.
 Template: TypeAlias = "KeyPath | tuple[tuple[str, Template], ...]"
@@ -128,11 +140,11 @@ def read_dataset(
             traits,
             "dataset 'expected'",
         )
-        if expected is not None and traits.text_cells:
+        if expected is not None and traits.flat:
             refuse(
                 value_at("expected"),
-                "dataset 'expected' names a column of a .csv file, whose cells are text, "
-                "never an answer's mapping; give the case an 'expected_subset' or "
+                f"dataset 'expected' names a column of a {traits.written} file, whose cells "
+                "are never an answer's mapping; give the case an 'expected_subset' or "
                 "'expected' instead, or keep the rows as .jsonl",
             )
     labels = read_labels(block, traits)
@@ -169,11 +181,11 @@ def _template(
             if read is not None:
                 out.append((key, read))
         return tuple(out) if len(out) == len(value) else None
-    if named == "input" and traits.text_cells:
+    if named == "input" and traits.flat:
         refuse(
             at,
-            f"{words} names one column of a .csv file, whose cells are text, never the "
-            "evaluator's input mapping; write 'input:' as a mapping whose leaves name "
+            f"{words} names one column of a {traits.written} file, whose cells are never "
+            "the evaluator's input mapping; write 'input:' as a mapping whose leaves name "
             "columns, e.g. 'input: {pass: verdict}'",
         )
         return None
@@ -187,7 +199,7 @@ def _split(
     if "split" not in block.value:
         return ()
     value, at, refuse = block.value["split"], block.places.value("split"), block.refuse
-    if not traits.text_cells:
+    if not traits.flat:
         refuse(
             at,
             "dataset 'split' reads a .csv column as a list; a JSON row holds its lists as "

@@ -8,7 +8,7 @@ The names are the format (the SPEC pins them)::
       graders: {a: llm-judge, b: desk}
 
 Each side takes ``input_file``, ``id``, ``label``, and optionally ``labels``, ``records``,
-``where`` and ``ids``; ``labels`` may stand at the ``ledger:`` level for both sides. The
+``sheet``, ``where`` and ``ids``; ``labels`` may stand at the ``ledger:`` level for both sides. The
 case then has no ``input_file`` of its own: the loader resolves each side's. This
 module reads the sides; :mod:`~pytest_rubric.inputs.joins` joins their rows. It does
 not import pytest.
@@ -27,7 +27,7 @@ from pytest_rubric.descriptions.positions import Block, Position
 from pytest_rubric.descriptions.selection import Selection, read_selection
 from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits
 
-SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "where", "ids")
+SIDE_KEYS = ("input_file", "id", "label", "labels", "records", "sheet", "where", "ids")
 #: The keys of a ``ledger:`` block that may stand beside two sides.
 JOIN_LEDGER_KEYS = ("a", "b", "labels", "graders", "group_by")
 
@@ -112,7 +112,7 @@ def read_side(name: str, side: Block, traits_of: Callable[[str], FileTraits]) ->
 
 def outside_join(key: str) -> str:
     """Why ``key`` cannot stand at the ``ledger:`` level of a join, and what to write."""
-    if key in ("records", "where", "ids", "id", "label"):
+    if key in ("records", "sheet", "where", "ids", "id", "label"):
         return (
             f"'{key}' describes one file, and a join has two: write it under each side "
             f"('a: {{..., {key}: ...}}', 'b: {{..., {key}: ...}}')"

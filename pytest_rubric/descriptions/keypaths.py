@@ -125,7 +125,8 @@ def read_key_path(
     named: str | None = None,
 ) -> KeyPath | None:
     """The key path ``value`` (written under ``key`` at ``at``) names, or ``None`` after
-    refusing it; in a file of ``traits.text_cells`` (CSV) a column is one name whatever it holds.
+    refusing it; in a file of flat columns (``traits.flat``: CSV, a sheet) a column is one name
+    whatever it holds.
     ``named`` is how messages name the key (``ledger 'id'`` unless given)."""
     refuse = written.refuse
     named = named or f"ledger '{key}'"
@@ -134,7 +135,7 @@ def read_key_path(
         if not value:
             refuse(at, f"{named} is empty; name a column or key, e.g. {example}")
             return None
-        if traits.text_cells:  # a CSV column is one name, dots and all
+        if traits.flat:  # a CSV's or a sheet's column is one name, dots and all
             return KeyPath((value,), at, value)
         parts = tuple(value.split("."))
         if not all(parts):
@@ -173,11 +174,11 @@ def read_key_path(
                 )
                 return None
         parts = tuple(str(part) for part in value)
-        if traits.text_cells and len(parts) > 1:
+        if traits.flat and len(parts) > 1:
             refuse(
                 at,
-                f"{named} is a key path of {len(parts)} keys, but a {traits.written} "
-                "ledger has flat columns; name the column as its header writes it",
+                f"{named} is a key path of {len(parts)} keys, but a {traits.written} file has "
+                "flat columns; name the column as its header writes it",
             )
             return None
         return KeyPath(parts, at, "[" + ", ".join(parts) + "]")

@@ -12,6 +12,7 @@ The names are the format (the SPEC pins them)::
       grader: annotator            # with per-judgement: the column naming who judged
       label: answer                # with per-judgement: the judgement
       records: results.results     # a .json document: the key path of its list of rows
+      sheet: ratings               # a workbook (.xlsx): the sheet of rows, else the first
       where: {status: submitted}   # keep only the rows (or judgements) holding these values
       ids: as-text                 # an integer ID read as its decimal text
       group_by: category           # the breakdown people read (evidence, report, page)
@@ -54,6 +55,7 @@ LEDGER_KEYS = (
     "grader",
     "label",
     "records",
+    "sheet",
     "where",
     "ids",
     "group_by",

@@ -1,9 +1,11 @@
-"""Which rows an export gives, and how its IDs read: ``records``, ``where`` and ``ids``.
+"""Which rows an export gives, and how its IDs read: ``records``, ``sheet``, ``where`` and
+``ids``.
 
 The names are the format (the SPEC pins them), the same in a ``ledger:`` block and in
 each side of a join::
 
     records: results.results        # a .json document: the key path of its list of rows
+    sheet: ratings                  # a workbook (.xlsx): the sheet of rows (else the first)
     where: {status: submitted}      # keep only rows (or judgements) where each path holds exactly this
     ids: as-text                    # an integer ID read as its decimal text
 
@@ -33,16 +35,20 @@ AS_TEXT = "as-text"
 class Selection:
     """Where the rows are in a document (``records``; ``None``: the top level is the
     list), the conditions a row (or judgement) must meet to be kept (``where``: each
-    path with the value it must hold exactly), and whether an integer ID is read as its
-    decimal text (``ids: as-text``)."""
+    path with the value it must hold exactly), whether an integer ID is read as its
+    decimal text (``ids: as-text``), and which sheet of a workbook holds the rows."""
 
     records: KeyPath | None = None
     where: tuple[tuple[KeyPath, JSON], ...] = ()
     ids_as_text: bool = False
+    #: The sheet of a workbook the rows are in, as ``sheet:`` names it, and where it is
+    #: written (``None``: the first sheet).
+    sheet: str | None = None
+    sheet_at: Position = (0, 0)
 
 
 def read_selection(block: Block, traits: FileTraits, named: str = "ledger") -> Selection:
-    """``records``, ``where`` and ``ids`` as ``block`` gives them (for a file of these
+    """``records``, ``sheet``, ``where`` and ``ids`` as ``block`` gives them (for a file of these
     ``traits``), each problem refused at its place; ``named`` names the block in messages."""
     value_at, refuse, written = block.places.value, block.refuse, block.written
     values = block.value
@@ -60,6 +66,7 @@ def read_selection(block: Block, traits: FileTraits, named: str = "ledger") -> S
             records = read_key_path(
                 values["records"], "records", at, written, NO_FORMAT, f"{named} 'records'"
             )
+    sheet = _read_sheet(block, traits, named)
     where: list[tuple[KeyPath, JSON]] = []
     if "where" in values:
         where = _read_where(values["where"], value_at("where"), written, traits, named)
@@ -73,7 +80,31 @@ def read_selection(block: Block, traits: FileTraits, named: str = "ledger") -> S
                 f"{named} 'ids' is {describe(values['ids'])}; write 'ids: {AS_TEXT}' to read an "
                 "integer ID as its decimal text, or leave it out",
             )
-    return Selection(records, tuple(where), ids_as_text)
+    sheet_at = (0, 0) if sheet is None else value_at("sheet")
+    return Selection(records, tuple(where), ids_as_text, sheet, sheet_at)
+
+
+def _read_sheet(block: Block, traits: FileTraits, named: str) -> str | None:
+    """``sheet``: the name of a workbook's sheet of rows, or ``None`` (the first)."""
+    if "sheet" not in block.value:
+        return None
+    value, at = block.value["sheet"], block.places.value("sheet")
+    if traits.written and not traits.sheets:
+        block.refuse(
+            at,
+            f"{named} 'sheet' names a sheet of a spreadsheet (.xlsx), but this file is "
+            f"{traits.written}, which has no sheets; remove 'sheet'",
+        )
+        return None
+    if type(value) is not str or not value:
+        block.refuse(
+            at,
+            f"{named} 'sheet' is {describe(value)}; write the sheet's name as its tab "
+            "shows it, quoted if it looks like a number ('sheet: \"2024\"'), or leave it "
+            "out to read the first sheet",
+        )
+        return None
+    return value
 
 
 def _read_where(
@@ -97,7 +128,7 @@ def _read_where(
         text: JSON = key
         if key.startswith("[") and key.endswith("]"):  # the list form, as a key
             text = [part.strip() for part in key[1:-1].split(",")]
-        elif not traits.text_cells and not all(key.split(".")):
+        elif not traits.flat and not all(key.split(".")):
             refuse(
                 key_at,
                 f"{named} 'where' key {escape_controls(repr(key))} has an empty part "

@@ -17,11 +17,20 @@ class FileTraits:
     """``written``: the format's suffix as written (``.csv.gz``), for messages; empty
     where the name ends in no known format. ``text_cells``: its cells are text and its
     columns flat (CSV: a key path is one column name, a label is a word). ``records``:
-    its rows sit in one JSON document, whose list ``records:`` may name."""
+    its rows sit in one JSON document, whose list ``records:`` may name. ``sheets``: a
+    workbook, whose sheet ``sheet:`` may name; its columns flat, its cells typed (a
+    number, text, a Boolean)."""
 
     written: str = ""
     text_cells: bool = False
     records: bool = False
+    sheets: bool = False
+
+    @property
+    def flat(self) -> bool:
+        """Whether its columns are flat: a key path is one column's name, dots and all,
+        and a cell never holds a mapping."""
+        return self.text_cells or self.sheets
 
     @property
     def rows_are(self) -> str:

@@ -70,7 +70,7 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
 
     conditions = Conditions(dataset.selection.where, here)
     get_id = id_reader(dataset.id, dataset.selection)
-    build = _builder(dataset, text_cells=fmt.traits.text_cells)
+    build = _builder(dataset, text_cells=fmt.traits.flat)
     get_expected = None if dataset.expected is None else getter(dataset.expected)
     first: dict[str, str] = {}  # each ID with the place of its first row
     read = kept = 0  # rows read; rows `where` kept, cases or not
@@ -196,7 +196,7 @@ def _builder(
     """How a row becomes the evaluator's input: the mapping, or why not (a sentence)."""
     lookup = label_lookup(dataset.labels) if dataset.labels is not None else None
     csv_booleans = None
-    if text_cells:  # a CSV's true and false cells: its reader, imported when one is read
+    if text_cells:  # a CSV's (or a sheet's text) true and false: imported when one is read
         from pytest_rubric.inputs.csvrows import CSV_BOOLEANS
 
         csv_booleans = CSV_BOOLEANS.get

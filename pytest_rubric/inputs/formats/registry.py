@@ -15,6 +15,7 @@ from pytest_rubric.inputs.formats.jsondocument import JSON_DOCUMENT
 from pytest_rubric.inputs.formats.jsonl import JSONL
 from pytest_rubric.inputs.formats.parquetfile import PARQUET
 from pytest_rubric.inputs.formats.tsvfile import TSV
+from pytest_rubric.inputs.formats.xlsxfile import XLSX
 
 #: Every format, in the order the accepted-formats message lists them.
 FORMATS: tuple[Format, ...] = (
@@ -27,6 +28,7 @@ FORMATS: tuple[Format, ...] = (
     gzipped(CSV),
     gzipped(TSV),
     PARQUET,
+    XLSX,
 )
 
 #: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
