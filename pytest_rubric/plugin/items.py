@@ -44,7 +44,7 @@ from pytest_rubric.plugin.state import (
 )
 from pytest_rubric.reports.caserecords import RecordOf
 from pytest_rubric.running.caserun import CaseRun
-from pytest_rubric.running.outcome import MATCHED, CaseOutcome
+from pytest_rubric.running.outcome import MATCHED
 from pytest_rubric.running.runner import run_case
 
 if TYPE_CHECKING:
