@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
-from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.evaluators.builtin import REASON
 from pytest_rubric.running.runner import run_case
@@ -304,16 +303,16 @@ def test_a_column_the_csv_header_lacks_names_the_nearest(tmp_path: Path) -> None
     ]
 
 
-def test_a_dataset_that_cannot_be_read_is_its_case_files_collection_error(
+def test_a_dataset_that_cannot_be_read_is_its_cases_problem_at_its_file(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "log.jsonl").write_text("{not json\n" + json.dumps(good("d1")) + "\n")
-    with pytest.raises(CaseFileError) as raised:
-        load(tmp_path, dataset_case("log.jsonl"))
-    assert str(raised.value) == (
-        "c.rubric.yaml:3:5: dataset of case 'log': log.jsonl:1:2: invalid JSON: Expecting "
+    (case,) = load(tmp_path, dataset_case("log.jsonl"))
+    assert case.name == "log"
+    assert [str(problem) for problem in case.problems] == [
+        "c.rubric.yaml:5:13: dataset of case 'log': log.jsonl:1:2: invalid JSON: Expecting "
         "property name enclosed in double quotes; every line of a .jsonl ledger is one JSON object"
-    )
+    ]
 
 
 def test_a_row_the_reader_refuses_fails_on_its_own_item_after_the_rows_before_it(
