@@ -347,6 +347,33 @@ def test_a_value_json_cannot_hold_is_its_rows_problem(tmp_path: Path) -> None:
     ]
 
 
+def test_a_csv_row_spanning_lines_is_placed_at_the_line_it_starts_on(tmp_path: Path) -> None:
+    (tmp_path / "log.csv").write_text(
+        'decision_id,verdict,note\nd1,PASS,"a\nnote of\nthree lines"\nd2,PASS,\n'
+        'd1,FAIL,"again\ntwice"\nd3,"PASS\nd4,PASS\n'
+    )
+    text = (
+        f"{HEAD}  - id: log\n    dataset:\n      file: log.csv\n      id: decision_id\n"
+        "      input: {pass: verdict}\n      labels: {PASS: true, FAIL: false}\n"
+        "    expected_subset: {coherent: true}\n"
+    )
+    first, second, repeated, broken = load(tmp_path, text)
+    assert [(case.name, case.row and case.row.place) for case in (first, second)] == [
+        ("log[d1]", "log.csv:2"),
+        ("log[d2]", "log.csv:5"),
+    ]
+    assert repeated.name == "log[line 6]"
+    assert str(repeated.problems[0]).endswith(
+        "log.csv:6: the ID 'd1' repeats the row at log.csv:2; every row of a dataset is a "
+        "case of its own, with its own ID"
+    )
+    assert broken.name == "log[line 8]"
+    assert str(broken.problems[0]) == (
+        "c.rubric.yaml:3:5: log.csv:8: invalid CSV (the record runs from line 8 to line 9): "
+        "unexpected end of data; the rows after it are not read: fix it, and they run again"
+    )
+
+
 def test_an_id_with_whitespace_at_an_end_is_refused_as_a_lookalike(tmp_path: Path) -> None:
     jsonl(tmp_path, good("x"), good("x "))
     cases = load(tmp_path, dataset_case("log.jsonl", LABELS))
