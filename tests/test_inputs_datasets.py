@@ -374,6 +374,68 @@ def test_a_csv_row_spanning_lines_is_placed_at_the_line_it_starts_on(tmp_path: P
     )
 
 
+@pytest.mark.parametrize(
+    ("after", "fault"),
+    [
+        (
+            '"meta": {"run": 1, "run": 2}',
+            "3:10: in the value that starts here: duplicate key 'run'",
+        ),
+        ('"meta": {"score": NaN}', "3:10: in the value that starts here: NaN is not JSON"),
+    ],
+    ids=["duplicate-key", "nan"],
+)
+def test_a_fault_after_a_documents_rows_is_the_documents_own_never_its_last_rows(
+    tmp_path: Path, after: str, fault: str
+) -> None:
+    rows = f"{json.dumps(good('d1'))},\n {json.dumps(good('d2'))}"
+    (tmp_path / "log.json").write_text(f'{{"rows": [{rows}],\n {after}}}')
+    first, second, document = load(
+        tmp_path, dataset_case("log.json", LABELS + "      records: rows\n")
+    )
+    assert [(case.name, case.problems) for case in (first, second)] == [
+        ("log[d1]", ()),
+        ("log[d2]", ()),
+    ]
+    assert document.name == "log"  # the dataset case: no row follows to be named
+    (problem,) = map(str, document.problems)
+    assert problem.startswith(f"c.rubric.yaml:5:13: dataset of case 'log': log.json:{fault}")
+    assert "rows after it" not in problem
+
+
+def test_a_fault_between_a_documents_rows_is_the_next_rows(tmp_path: Path) -> None:
+    rows = f"{json.dumps(good('d1'))}, {json.dumps(good('d2'))}\n {json.dumps(good('d3'))}"
+    (tmp_path / "log.json").write_text(f"[{rows}]")
+    first, second, broken = load(tmp_path, dataset_case("log.json", LABELS))
+    assert [case.problems for case in (first, second)] == [(), ()]
+    assert broken.name == "log[item 2]"
+    assert broken.row is not None
+    assert broken.row.place == "log.json#[2]"
+    assert str(broken.problems[0]).startswith(
+        "c.rubric.yaml:3:5: log.json:2:2: expecting ',' or ']' between rows; the rows after it "
+        "are not read"
+    )
+
+
+def test_a_parquet_batch_that_cannot_be_read_is_its_rows_not_the_row_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    monkeypatch.setattr("pytest_rubric.inputs.parquet.BATCH_ROWS", 1)
+    ids = pyarrow.array([b"d1", b"d2", b"d3\xff"], pyarrow.binary()).view(pyarrow.string())
+    parquet.write_table(pyarrow.table({"id": ids, "verdict": ["PASS"] * 3}), tmp_path / "s.parquet")
+    text = (
+        "evaluator: reason\ncases:\n  - id: s\n    dataset: {file: s.parquet, id: id, "
+        "input: {pass: verdict}}\n    expected_subset: {coherent: true}\n"
+    )
+    cases = load(tmp_path, text)
+    assert [case.name for case in cases] == ["s[d1]", "s[d2]", "s[row 3]"]
+    assert str(cases[2].problems[0]).startswith(
+        "c.rubric.yaml:3:5: s.parquet#row 3: a text value is not UTF-8"
+    )
+
+
 def test_an_id_with_whitespace_at_an_end_is_refused_as_a_lookalike(tmp_path: Path) -> None:
     jsonl(tmp_path, good("x"), good("x "))
     cases = load(tmp_path, dataset_case("log.jsonl", LABELS))
