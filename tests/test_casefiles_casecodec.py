@@ -86,6 +86,7 @@ DATASETS = Dataset(
     split=(("reasons", ";"),),
     selection=SELECTED,
     at=(3, 5),
+    file_at=(4, 11),
 )
 
 

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
-from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.evaluators.builtin import REASON
 from pytest_rubric.running.runner import run_case
@@ -324,16 +323,16 @@ def test_a_column_the_csv_header_lacks_names_the_nearest(tmp_path: Path) -> None
     ]
 
 
-def test_a_dataset_that_cannot_be_read_is_its_case_files_collection_error(
+def test_a_dataset_that_cannot_be_read_is_its_cases_problem_at_its_file(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "log.jsonl").write_text("{not json\n" + json.dumps(good("d1")) + "\n")
-    with pytest.raises(CaseFileError) as raised:
-        load(tmp_path, dataset_case("log.jsonl"))
-    assert str(raised.value) == (
-        "c.rubric.yaml:3:5: dataset of case 'log': log.jsonl:1:2: invalid JSON: Expecting "
+    (case,) = load(tmp_path, dataset_case("log.jsonl"))
+    assert case.name == "log"
+    assert [str(problem) for problem in case.problems] == [
+        "c.rubric.yaml:5:13: dataset of case 'log': log.jsonl:1:2: invalid JSON: Expecting "
         "property name enclosed in double quotes; every line of a .jsonl ledger is one JSON object"
-    )
+    ]
 
 
 def test_a_row_the_reader_refuses_fails_on_its_own_item_after_the_rows_before_it(
@@ -366,6 +365,95 @@ def test_a_value_json_cannot_hold_is_its_rows_problem(tmp_path: Path) -> None:
     assert [str(problem) for problem in bad_row.problems] == [
         "c.rubric.yaml:3:5: s.parquet#row 2: the input.score is nan, which JSON cannot hold"
     ]
+
+
+def test_a_csv_row_spanning_lines_is_placed_at_the_line_it_starts_on(tmp_path: Path) -> None:
+    (tmp_path / "log.csv").write_text(
+        'decision_id,verdict,note\nd1,PASS,"a\nnote of\nthree lines"\nd2,PASS,\n'
+        'd1,FAIL,"again\ntwice"\nd3,"PASS\nd4,PASS\n'
+    )
+    text = (
+        f"{HEAD}  - id: log\n    dataset:\n      file: log.csv\n      id: decision_id\n"
+        "      input: {pass: verdict}\n      labels: {PASS: true, FAIL: false}\n"
+        "    expected_subset: {coherent: true}\n"
+    )
+    first, second, repeated, broken = load(tmp_path, text)
+    assert [(case.name, case.row and case.row.place) for case in (first, second)] == [
+        ("log[d1]", "log.csv:2"),
+        ("log[d2]", "log.csv:5"),
+    ]
+    assert repeated.name == "log[line 6]"
+    assert str(repeated.problems[0]).endswith(
+        "log.csv:6: the ID 'd1' repeats the row at log.csv:2; every row of a dataset is a "
+        "case of its own, with its own ID"
+    )
+    assert broken.name == "log[line 8]"
+    assert str(broken.problems[0]) == (
+        "c.rubric.yaml:3:5: log.csv:8: invalid CSV (the record runs from line 8 to line 9): "
+        "unexpected end of data; the rows after it are not read: fix it, and they run again"
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "fault"),
+    [
+        (
+            '"meta": {"run": 1, "run": 2}',
+            "3:10: in the value that starts here: duplicate key 'run'",
+        ),
+        ('"meta": {"score": NaN}', "3:10: in the value that starts here: NaN is not JSON"),
+    ],
+    ids=["duplicate-key", "nan"],
+)
+def test_a_fault_after_a_documents_rows_is_the_documents_own_never_its_last_rows(
+    tmp_path: Path, after: str, fault: str
+) -> None:
+    rows = f"{json.dumps(good('d1'))},\n {json.dumps(good('d2'))}"
+    (tmp_path / "log.json").write_text(f'{{"rows": [{rows}],\n {after}}}')
+    first, second, document = load(
+        tmp_path, dataset_case("log.json", LABELS + "      records: rows\n")
+    )
+    assert [(case.name, case.problems) for case in (first, second)] == [
+        ("log[d1]", ()),
+        ("log[d2]", ()),
+    ]
+    assert document.name == "log"  # the dataset case: no row follows to be named
+    (problem,) = map(str, document.problems)
+    assert problem.startswith(f"c.rubric.yaml:5:13: dataset of case 'log': log.json:{fault}")
+    assert "rows after it" not in problem
+
+
+def test_a_fault_between_a_documents_rows_is_the_next_rows(tmp_path: Path) -> None:
+    rows = f"{json.dumps(good('d1'))}, {json.dumps(good('d2'))}\n {json.dumps(good('d3'))}"
+    (tmp_path / "log.json").write_text(f"[{rows}]")
+    first, second, broken = load(tmp_path, dataset_case("log.json", LABELS))
+    assert [case.problems for case in (first, second)] == [(), ()]
+    assert broken.name == "log[item 2]"
+    assert broken.row is not None
+    assert broken.row.place == "log.json#[2]"
+    assert str(broken.problems[0]).startswith(
+        "c.rubric.yaml:3:5: log.json:2:2: expecting ',' or ']' between rows; the rows after it "
+        "are not read"
+    )
+
+
+def test_a_parquet_batch_that_cannot_be_read_is_its_rows_not_the_row_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    monkeypatch.setattr("pytest_rubric.inputs.parquet.BATCH_ROWS", 1)
+    ids = pyarrow.array([b"d1", b"d2", b"d3\xff"], pyarrow.binary()).view(pyarrow.string())
+    parquet.write_table(pyarrow.table({"id": ids, "verdict": ["PASS"] * 3}), tmp_path / "s.parquet")
+    text = (
+        "evaluator: reason\ncases:\n  - id: s\n    dataset: {file: s.parquet, id: id, "
+        "input: {pass: verdict}}\n    expected_subset: {coherent: true}\n"
+    )
+    cases = load(tmp_path, text)
+    assert [case.name for case in cases] == ["s[d1]", "s[d2]", "s[row 3]"]
+    assert str(cases[2].problems[0]).startswith(
+        "c.rubric.yaml:3:5: s.parquet#row 3: a text value is not UTF-8"
+    )
 
 
 def test_an_id_with_whitespace_at_an_end_is_refused_as_a_lookalike(tmp_path: Path) -> None:

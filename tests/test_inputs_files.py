@@ -416,7 +416,8 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
     rows: list[tuple[str, str]], ending: str, quoting: int, block: int
 ) -> None:
     # Quoted cells with line breaks, CR, LF and CRLF endings, split anywhere between
-    # blocks; a CR left unquoted breaks a row, as it does for csv.reader.
+    # blocks; a CR left unquoted breaks a row, as it does for csv.reader. Each row is
+    # placed at the line it starts on: the one after the line the row before it ends on.
     text = io.StringIO(newline="")
     writer = csv.writer(text, lineterminator=ending, quoting=quoting)  # type: ignore[arg-type]
     writer.writerows([("id", "a", "b"), *((i, a, "true") for i, a in rows)])
@@ -428,21 +429,23 @@ def test_a_csv_ledger_read_in_blocks_gives_the_rows_and_lines_csv_reader_gives(
         with path.open(encoding="utf-8", newline="") as stream:
             reference = csv.reader(stream, strict=True)
             next(reference)
+            ended = reference.line_num
             for cells in reference:
+                start, ended = ended + 1, reference.line_num
                 if len(cells) != 3 and not "".join(cells).strip():
                     expected.append(
-                        f"l.csv:{reference.line_num}: the line is empty; every line of a .csv "
+                        f"l.csv:{start}: the line is empty; every line of a .csv "
                         "ledger after its header is one row (id,a,b): delete it"
                     )
                     break
                 if len(cells) != 3:
-                    expected.append(f"l.csv:{reference.line_num}: {len(cells)} cells")
+                    expected.append(f"l.csv:{start}: {len(cells)} cells")
                     break
                 i, a, b = cells
                 expected.append(
                     (
                         {"id": i, "a": booleans.get(a, a), "b": booleans.get(b, b)},
-                        reference.line_num,
+                        start,
                     )
                 )
         reader = file_rows(path, "l.csv")

@@ -671,6 +671,50 @@ def test_argilla_parallel_lists_are_paired_by_position_and_drafts_left_out(
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "export", "ledger"),
+    [
+        (  # a Label Studio project nobody has labelled yet
+            "project-7.json",
+            json.dumps([label_studio_task(task, []) for task in (101, 102, 103)]),
+            LABEL_STUDIO,
+        ),
+        (  # the same, without 'where' or 'ids': read in blocks first
+            "project-7.json",
+            json.dumps([{**label_studio_task(task, []), "id": f"t{task}"} for task in (1, 2, 3)]),
+            LABEL_STUDIO.replace("ids: as-text, ", "").replace(
+                ", where: {annotations.was_cancelled: false}", ""
+            ),
+        ),
+        ("records.jsonl", "".join(argilla_row(f"h{n}", []) for n in (1, 2, 3)), ARGILLA),
+    ],
+    ids=["label-studio", "label-studio-blocks", "argilla"],
+)
+def test_an_export_of_tasks_that_hold_no_judgement_is_a_case_error_never_an_empty_ledger(
+    tmp_path: Path, name: str, export: str, ledger: str
+) -> None:
+    reviewed = run_export(tmp_path, name, export, ledger)
+    # Without rows kept for review, a tally in blocks answers alone where it can.
+    (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
+    tallied = run_case(case, AGREEMENT, path="c.rubric.yaml", source="")
+    grader = ledger.index("grader: ") + len("grader: ") + len("    ledger: ") + 1
+    written = "annotations.completed_by" if "annotations" in ledger else "[verdict.responses.users]"
+    for outcome in (reviewed, tallied):
+        assert case_error(outcome) == (
+            f"c.rubric.yaml:5:{grader}: none of the 3 rows (tasks) read from {name} holds a "
+            f"judgement: the list of judgements along 'grader' ('{written}') is empty in each, "
+            "so a and b judged nothing and the ledger would be empty; compare the export once "
+            "its tasks are judged, or name the list that holds its judgements in 'grader' and "
+            "'label'"
+        )
+
+
+def test_one_task_without_a_judgement_is_worded_as_one(tmp_path: Path) -> None:
+    outcome = run_export(tmp_path, "p.json", json.dumps([label_studio_task(7, [])]), LABEL_STUDIO)
+    assert "the one row (task) read from p.json holds no judgement: " in case_error(outcome)
+    assert "is empty in it, so a and b judged nothing" in case_error(outcome)
+
+
 def test_parallel_lists_of_unequal_length_are_worded_at_the_row(tmp_path: Path) -> None:
     row = {
         "id": "h1",

@@ -160,6 +160,28 @@ def test_a_csv_without_a_ledger_block_keeps_extra_columns_as_review_fields(
     assert outcome.review["rows"][0]["fields"] == {"url": "http://e/x"}  # type: ignore[index,call-overload]
 
 
+@pytest.mark.parametrize("ledger", [None, "{id: id, a: a, b: b}"], ids=["plain", "mapped"])
+def test_a_csv_record_spanning_lines_is_reviewed_at_the_line_it_starts_on(
+    tmp_path: Path, ledger: str | None
+) -> None:
+    text = 'id,a,b,note\nr1,true,false,"one\ntwo\nthree"\nr2,true,true,\nr3,false,true,"x\r\ny"\n'
+    outcome = run_export(tmp_path, "w.csv", text, ledger)
+    assert outcome.review is not None
+    where = [(row["id"], row["where"]) for row in outcome.review["rows"]]  # type: ignore[index,call-overload]
+    assert where == [("r1", "w.csv:2"), ("r3", "w.csv:6")]
+
+
+def test_a_csv_record_that_never_closes_its_quote_is_named_where_it_starts(
+    tmp_path: Path,
+) -> None:
+    text = 'id,a,b\nr1,true,true\nr2,true,"false\nr3,true,true\nr4,true,true\n'
+    outcome = run_export(tmp_path, "w.csv", text, None)
+    assert outcome.problems == (
+        "the input is not usable: w.csv:3: invalid CSV (the record runs from line 3 to line "
+        "5): unexpected end of data",
+    )
+
+
 @pytest.mark.parametrize(
     ("cell", "words", "yes", "no"),
     [

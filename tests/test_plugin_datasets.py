@@ -3,6 +3,7 @@ as any case; never written by --rubric-update."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,14 @@ LOG = [
     decision("dec-4", True, True, "UNSURE", []),  # invalid: reason says so
     decision("dec-1", True, True, "PASS", ["all-required-met"]),  # a repeated ID
 ]
+
+
+#: A case beside the dataset case, which runs whatever becomes of the dataset.
+OTHER = """\
+  - id: ok
+    input: {fields: {title: true, source: true}, pass: true, reasons: [all-required-met]}
+    expected_subset: {coherent: true}
+"""
 
 
 def project(pytester: pytest.Pytester, lines: list[str] = LOG) -> None:
@@ -177,28 +186,41 @@ def test_update_never_writes_into_a_dataset_and_says_so(
     assert (pytester.path / "logs" / "decisions.jsonl").read_text() == log
 
 
-def test_a_log_that_cannot_be_read_is_a_collection_error_of_its_case_file(
-    pytester: pytest.Pytester,
+#: Dataset files that cannot be read at all, each with what its failure says.
+UNREADABLE = {
+    "decisions.jsonl": (b"{broken\n" + "\n".join(LOG[:2]).encode(), "*:1:2: invalid JSON*"),
+    "latin.jsonl": (b'{"decision_id": "d\xe9"}\n', "*latin.jsonl:1: not UTF-8*"),
+    "cut.jsonl.gz": (gzip.compress("\n".join(LOG).encode())[:60], "*not a whole gzip file*"),
+    "rows.json": (json.dumps({"rows": []}).encode(), "*name the list of rows with 'records:'*"),
+    "damaged.parquet": (b"PAR1 no Parquet file", "*logs/damaged.parquet: *"),
+}
+
+
+@pytest.mark.parametrize("workers", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_log_that_cannot_be_read_fails_its_own_case_and_the_others_run(
+    pytester: pytest.Pytester, workers: list[str]
 ) -> None:
-    project(pytester, ["{broken", *LOG[:2]])
-    pytester.makefile(
-        ".rubric.yaml",
-        other="evaluator: reason\ncases:\n  - id: ok\n    input: {fields: {title: true, "
-        "source: true}, pass: true, reasons: [all-required-met]}\n    expected_subset: "
-        "{coherent: true}\n",
-    )
-    result = pytester.runpytest()  # pytest stops at a collection error, as for any file
-    result.assert_outcomes(errors=1)
-    assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(
-        [
-            "*judge.rubric.yaml:3:5: dataset of case 'judge-2024-12': logs/decisions.jsonl:1:2: "
-            "invalid JSON*"
-        ]
-    )
-    going_on = pytester.runpytest("--continue-on-collection-errors")
-    going_on.assert_outcomes(passed=1, errors=1)
-    assert "INTERNALERROR" not in result.stdout.str() + going_on.stdout.str()
+    (pytester.path / "logs").mkdir()
+    for name, (data, _) in UNREADABLE.items():
+        (pytester.path / "logs" / name).write_bytes(data)
+        stem = name.split(".")[0]
+        pytester.makefile(
+            ".rubric.yaml",
+            **{stem: JUDGE.replace("decisions.jsonl", name) + OTHER},
+        )
+    result = pytester.runpytest(*workers, "-p", "no:randomly", "--rubric-report=report.json")
+    result.assert_outcomes(passed=len(UNREADABLE), failed=len(UNREADABLE))
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    found = outcomes(pytester.path / "report.json")
+    for name, (_, words) in UNREADABLE.items():
+        stem = name.split(".")[0]
+        assert found[f"{stem}.rubric.yaml::judge-2024-12"] == "case-error"
+        assert found[f"{stem}.rubric.yaml::ok"] == "matched"
+        # at its 'file:' (line 5, its value at column 13), naming the dataset's file
+        result.stdout.fnmatch_lines(
+            [f"*{stem}.rubric.yaml:5:13: dataset of case 'judge-2024-12': {words}"]
+        )
 
 
 def test_a_broken_line_fails_alone_after_the_rows_before_it(pytester: pytest.Pytester) -> None:

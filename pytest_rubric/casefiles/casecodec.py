@@ -374,6 +374,7 @@ DATASET = Record(
         "split": _many(_pair(_PART, _PART)),
         "selection": SELECTION.codec(),
         "at": LINE_COL,
+        "file_at": LINE_COL,
     },
 )
 

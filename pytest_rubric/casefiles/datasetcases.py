@@ -4,9 +4,9 @@ cache keeps the block, never the rows, so an edited file of rows is always read 
 Each row's case is named ``<case id>[<row id>]``; a row whose ID cannot name it is
 named by its place (``<case id>[line 7]``; ``[line 7_]`` where a row's ID is that text)
 and fails with what is wrong. A block its file does not fit (a column the header lacks,
-a ``where`` that keeps no row, no row) is the dataset case's own problem; a file that
-cannot be read at all is the case file's
-(:class:`~pytest_rubric.core.errors.CaseFileError`, a collection error).
+a ``where`` that keeps no row, no row) is the dataset case's own problem, and so is a
+file that cannot be read at all (named at its ``file:``): the case file's other cases
+still run.
 """
 
 from __future__ import annotations
@@ -56,10 +56,11 @@ def dataset_cases(case: Case, display: str) -> Iterator[Case]:
     except LedgerError as exc:
         at = exc.at or (case.line, case.place.col)
         made.append(replace(case, problems=(CaseFileError(display, at[0], at[1], exc.words),)))
-    except RubricInputError as exc:
-        raise CaseFileError(
-            display, case.line, case.place.col, f"dataset of case {case.name!r}: {exc}"
-        ) from None
+    except RubricInputError as exc:  # the file cannot be read at all: named at its 'file:'
+        assert source.dataset is not None
+        line, col = source.dataset.file_at
+        words = escape_controls(f"dataset of case {case.name!r}: {exc}")
+        made.append(replace(case, problems=(CaseFileError(display, line, col, words),)))
     yield from _named(made, refused, case.name)
 
 

@@ -60,7 +60,8 @@ class Dataset:
     answer are, the words read as Booleans in the input's leaves (a CSV's ``true`` and
     ``false`` cells are Booleans whatever it says; ``None``: no other word),
     the CSV columns read as lists (each with its separator), which rows are read, and
-    where the block is written (``at``)."""
+    where the block is written (``at``) and its ``file`` (``file_at``: a file that cannot
+    be read is refused there)."""
 
     id: KeyPath
     input: Template
@@ -69,6 +70,7 @@ class Dataset:
     split: tuple[tuple[str, str], ...] = ()
     selection: Selection = EVERY_ROW
     at: Position = (0, 0)
+    file_at: Position = (0, 0)
 
     #: How messages name the block a key path is written in.
     block = "dataset"
@@ -156,7 +158,7 @@ def read_dataset(
         return None
     assert case_id is not None
     assert template is not None
-    return Dataset(case_id, template, expected, labels, split, selection, at)
+    return Dataset(case_id, template, expected, labels, split, selection, at, value_at("file"))
 
 
 def _template(

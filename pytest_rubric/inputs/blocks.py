@@ -353,10 +353,10 @@ class JudgementCounts:
 
     def last_block(self) -> LabelBlock | None:
         """The disagreements, in the order of their first judgements, once every case is
-        complete; ``None`` while a case waits for its second judgement, and when only
-        other graders judged (the rows then say that the description matches no
-        judgement)."""
-        if any(self.waiting) or (self.ignored and not self.judged):
+        complete; ``None`` while a case waits for its second judgement, and when a and b
+        judged nothing (the rows then say whether the description matches no judgement,
+        or the export holds none)."""
+        if any(self.waiting) or not self.judged:
             return None
         ordered = [case_id for _, case_id in sorted(self.differing)]
         return LabelBlock([], (0, 0, 0, 0), ordered, checked=True, distinct=True)

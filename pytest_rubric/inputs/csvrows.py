@@ -50,7 +50,9 @@ def csv_rows(
     delimiter: str = ",",
 ) -> Iterator[JSON]:
     """The rows of ``stream``, each a mapping of its header's names
-    (:func:`header_names`) to its cells, ``cursor.position`` set to the line each ends on."""
+    (:func:`header_names`) to its cells, ``cursor.position`` set to the line each starts
+    on (a quoted cell may hold line breaks: a record is placed where it starts, as editors
+    and ``csv.reader`` users count)."""
     return _CsvReading(display, cursor, ledger, case_file, delimiter).rows(stream)
 
 
@@ -72,7 +74,8 @@ def header_names(header: Sequence[str]) -> list[str]:
 
 
 class _CsvReading:
-    """One pass over a CSV file: what it is told, and the cursor it moves."""
+    """One pass over a CSV file: what it is told, the cursor it moves, and the line the
+    last record read ends on (``ended``: the next one starts on the line after it)."""
 
     def __init__(
         self,
@@ -87,26 +90,29 @@ class _CsvReading:
         self.ledger = ledger
         self.case_file = case_file
         self.delimiter = delimiter
+        self.ended = 0
 
     def rows(self, stream: TextIO) -> Iterator[JSON]:
         cursor = self.cursor
-        cursor.position = 0  # each pass reads from the start
+        cursor.position = self.ended = 0  # each pass reads from the start
         reader = csv.reader(
             chain.from_iterable(self._lines(stream)), strict=True, delimiter=self.delimiter
         )
         try:
             header = next(reader, None)
+            cursor.position = 1
+            self.ended = reader.line_num
             columns = self._columns(header or [])
             assert header is not None
             width = len(header)
-            cursor.position = reader.line_num
             if columns is None:  # id, a and b, and nothing else: the usual ledger
                 booleans = CSV_BOOLEANS.get
                 in_order = tuple(header) == CSV_HEADER
                 pick = itemgetter(*(header.index(name) for name in CSV_HEADER))
                 for cells in reader:
-                    # The line the row ends on: _lines reads from it where rows end.
-                    cursor.position = reader.line_num
+                    # Placed where it starts; _lines reads on from where it ends.
+                    cursor.position = self.ended + 1
+                    self.ended = reader.line_num
                     if len(cells) != 3:
                         self._bad_width(cells, header)
                     case_id, a, b = cells if in_order else pick(cells)
@@ -114,7 +120,8 @@ class _CsvReading:
                 return
             names, convert = columns
             for cells in reader:
-                cursor.position = reader.line_num
+                cursor.position = self.ended + 1
+                self.ended = reader.line_num
                 if len(cells) != width:
                     self._bad_width(cells, header)
                 row: dict[str, JSON] = dict(zip(names, cells, strict=True))
@@ -123,9 +130,15 @@ class _CsvReading:
                     row[name] = CSV_BOOLEANS.get(cell, cell)  # type: ignore[arg-type]
                 yield row
         except csv.Error as exc:
-            raise RubricInputError(
-                f"{self.display}:{reader.line_num}: invalid {_DELIMITERS[self.delimiter][0]}: {exc}"
-            ) from None
+            # The record refused is placed where it starts, as every record is.
+            start = cursor.position = self.ended + 1
+            runs = (
+                f" (the record runs from line {start} to line {reader.line_num})"
+                if reader.line_num > start
+                else ""
+            )
+            kind = _DELIMITERS[self.delimiter][0]
+            raise RubricInputError(f"{self.display}:{start}: invalid {kind}{runs}: {exc}") from None
 
     def _columns(self, header: list[str]) -> tuple[list[str], list[str]] | None:
         """How to read rows under ``header``: ``None`` for exactly ``id,a,b`` (any order)
@@ -217,7 +230,7 @@ class _CsvReading:
         checked against the cap). Otherwise lines go one at a time, each row's
         characters counted from the line it starts on (a quoted cell may hold line
         breaks): a row starts where every line handed over so far ended a row, which
-        ``self.cursor.position`` (the line the last row ended on) tells. Reading blocks means a
+        ``self.ended`` (the line the last row ended on) tells. Reading blocks means a
         runaway line is never held whole either; ``csv.field_size_limit`` would bound
         cells, not rows, and is global state besides.
         """
@@ -241,7 +254,7 @@ class _CsvReading:
             lines = split(text, 0, cut)
             if (
                 lines
-                and self.cursor.position == given
+                and self.ended == given
                 and '"' not in text[:cut]
                 and max(map(len, lines)) <= cap
             ):
@@ -250,7 +263,7 @@ class _CsvReading:
             else:
                 for line in lines:
                     given += 1
-                    if self.cursor.position == given - 1:  # every earlier line ended a row
+                    if self.ended == given - 1:  # every earlier line ended a row
                         row_line, chars = given, 0
                     chars += len(line)
                     if chars > cap:
@@ -258,7 +271,7 @@ class _CsvReading:
                     yield [line]
             if len(rest) > cap:  # a line with no end in sight
                 raise RubricInputError(
-                    too_long(self.display, given + 1 if self.cursor.position == given else row_line)
+                    too_long(self.display, given + 1 if self.ended == given else row_line)
                 )
             if not block:
                 return

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 class Cursor:
     """One pass's place in a file: ``position``, the line (Parquet: the row) last read,
-    set by the format's reader as it reads; ``row_line``, the line of the row last
+    set by the format's reader as it reads (0 at no row: before the first, or past a
+    document's list of rows); ``row_line``, the line of the row last
     handed over where that is not the position (a case paired from its judgements is
     named by its first). Each pass has its own: reading again never moves another's."""
 

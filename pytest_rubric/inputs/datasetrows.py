@@ -83,8 +83,8 @@ def dataset_rows(file: InputFile, case_file: str) -> Iterator[DatasetRow]:
         except LedgerError:
             raise
         except RubricInputError as exc:
-            if not read:
-                raise  # nothing could be read: the file's own fault
+            if not read or not cursor.position:
+                raise  # before the rows or after them: the file's own fault, not a row's
             # A row the reader refuses: its own item fails; the reader cannot go on past it.
             number = cursor.position
             label = fmt.row_label(number)

@@ -72,6 +72,7 @@ class Findings:
         "one_side",
         "outside",
         "sides",
+        "split",
         "ungraded",
         "whole",
     )
@@ -88,6 +89,9 @@ class Findings:
         self.names: tuple[JSON, JSON] = (None, None)
         self.graders: dict[str, object] = {}
         self.ungraded: tuple[str, dict[str, object]] | None = None
+        #: How many rows were read, and how many judgements they held (before ``where``),
+        #: once every row is split into its judgements.
+        self.split: tuple[int, int] = (0, 0)
         #: The rows (or judgements) ``where`` left out, by the first condition each failed.
         self.left_out: dict[str, int] = {}
         #: A join's sides: each file's count of IDs, and the first IDs found on one side only.

@@ -9,7 +9,9 @@ as strictly as any input (no duplicate key, no NaN, no endless number), and drop
 document is read whole, and a fault anywhere in it is the input's problem.
 
 A row is named by its place in the list, ``file#records[N]`` (N from 0), the cursor's
-position being N + 1. This module does not import pytest.
+position being N + 1: once a row is handed over, the next one's, so a fault found after a
+row is never that row's; 0 once the list is closed, so a fault in the rest of the document
+is the document's own, never its last row's. This module does not import pytest.
 """
 
 from __future__ import annotations
@@ -243,10 +245,12 @@ def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
         number += 1
         cursor.position = number
         yield text.value()
+        cursor.position = number + 1  # the row handed over passed: what follows is not it
         if text.peek() == ",":
             text.pos += 1
             continue
         text.take("]", "',' or ']' between rows")
+        cursor.position = 0  # past the rows
         return
 
 

@@ -18,13 +18,16 @@ This module does not import pytest.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, index_of, walk_steps
 from pytest_rubric.descriptions.misfits import dotted_words
 from pytest_rubric.descriptions.selection import Conditions
+
+if TYPE_CHECKING:
+    from pytest_rubric.inputs.findings import Findings
 
 Steps = tuple[tuple[str, int | None], ...]
 
@@ -60,9 +63,12 @@ def judgements_of(
     label: KeyPath,
     conditions: Conditions,
     where: Callable[[], str],
+    findings: Findings | None = None,
 ) -> Iterator[object]:
     """Each row's judgements, as the module says, those ``conditions`` keep; ``where()``
-    names the row just read (for lists of unequal length)."""
+    names the row just read (for lists of unequal length). Once every row is read,
+    ``findings.split`` holds how many rows were read and how many judgements they held
+    (before ``where``: a row holding an empty list holds none)."""
     grader_steps, label_steps = steps_of(grader), steps_of(label)
     where_paths = conditions.paths
     beside = tuple(steps_of(path) for path in where_paths)
@@ -78,12 +84,16 @@ def judgements_of(
         and len(label_steps) > 1
         and label_steps[0] == grader_steps[0]
     )
+    read = held = 0
     for row in rows:
+        read += 1
         if type(row) is not dict:
+            held += 1  # the evaluator names it
             yield row
             continue
         items = row.get(through, ABSENT) if shared else ABSENT
         if type(items) is list:
+            held += len(items)
             for item in items:
                 copy = row.copy()
                 copy[through] = item
@@ -91,8 +101,11 @@ def judgements_of(
                     yield copy
             continue
         for judgement in _split(row, paths, where):
+            held += 1
             if kept is None or kept(judgement):
                 yield judgement
+    if findings is not None:
+        findings.split = (read, held)
 
 
 def _split(row: dict[str, object], paths: _Paths, where: Callable[[], str]) -> Iterator[object]:

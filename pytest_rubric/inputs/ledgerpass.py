@@ -21,7 +21,7 @@ from pytest_rubric.descriptions.selection import Conditions
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import judgements_of, kept_rows
 from pytest_rubric.inputs.ledgermaps import mapped_rows
-from pytest_rubric.inputs.notewords import path_break
+from pytest_rubric.inputs.notewords import nothing_judged_error, path_break
 from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
 from pytest_rubric.inputs.passes import Pass, close_groups
 from pytest_rubric.inputs.textfiles import unreadable
@@ -56,6 +56,9 @@ def ledger_rows(file: InputFile, this: Pass, raw: Iterator[JSON], case_file: str
         raise unreadable(here(), exc) from None
     if conditions.left_out and not handed:  # never an empty ledger
         raise _none_kept(ledger, conditions, case_file)
+    read, held = findings.split
+    if read and not held:  # rows read, none holding a judgement: never an empty ledger
+        raise nothing_judged_error(ledger, read, file.display, case_file)
     close_groups(findings, file.display, bool(ledger.selection.where), case_file)
     findings.left_out = conditions.left_out
     findings.whole = True
@@ -72,7 +75,7 @@ def _paired(
     assert ledger.label is not None
     here = conditions.where
     assert here is not None
-    judgements = judgements_of(raw, ledger.grader, ledger.label, conditions, here)
+    judgements = judgements_of(raw, ledger.grader, ledger.label, conditions, here, this.findings)
     find_lone = partial(file.reader.lone_judgements, file)
     places = PairingPlaces(this.cursor, here)
     return paired_judgements(judgements, ledger, this.findings, places, find_lone, case_file)

@@ -1,6 +1,7 @@
 """What reading an export found, in words: the problems and facts of
 :class:`~pytest_rubric.inputs.readnotes.ReadNotes`, and the case's problem when an
-export's judgements fit no grader of its ``ledger:`` block (:func:`no_judgement_error`).
+export's judgements fit no grader of its ``ledger:`` block (:func:`no_judgement_error`),
+or its rows hold no judgement at all (:func:`nothing_judged_error`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.shown import describe, show
 from pytest_rubric.descriptions.keypaths import index_of
 from pytest_rubric.descriptions.ledger import Ledger
-from pytest_rubric.descriptions.misfits import LedgerError
+from pytest_rubric.descriptions.misfits import LedgerError, misfit
 from pytest_rubric.inputs.findings import (
     NO_GRADER,
     Findings,
@@ -175,6 +176,27 @@ def no_judgement_error(ledger: Ledger, findings: Findings, case_file: str) -> Le
         f"({grader_shown(ledger.a_name)}) or b ({grader_shown(ledger.b_name)}), so the ledger "
         f"would be empty; graders are compared exactly as the export holds them, and the "
         f"graders found are {found}{hint}"
+    )
+
+
+def nothing_judged_error(ledger: Ledger, rows: int, export: str, case_file: str) -> LedgerError:
+    """The case's problem when the ``rows`` read from ``export`` hold no judgement at all
+    (each one's list of judgements empty: a project nobody has labelled yet): a and b
+    judged nothing, and the ledger would be empty, which would pass as an answer."""
+    grader = ledger.grader
+    assert grader is not None
+    read, each = (
+        (f"the one row (task) read from {export} holds no judgement", "in it")
+        if rows == 1
+        else (f"none of the {rows} rows (tasks) read from {export} holds a judgement", "in each")
+    )
+    return misfit(
+        case_file,
+        grader.at,
+        f"{read}: the list of judgements along 'grader' "
+        f"({escape_controls(repr(grader.written))}) is empty {each}, so a and b judged "
+        "nothing and the ledger would be empty; compare the export once its tasks are "
+        "judged, or name the list that holds its judgements in 'grader' and 'label'",
     )
 
 

@@ -194,15 +194,17 @@ def parquet_rows(source: InputFile, case_file: str, cursor: Cursor) -> Iterator[
             try:
                 rows = batch.to_pylist()
             except UnicodeDecodeError as exc:  # Arrow does not check a text column's UTF-8
+                cursor.position = number + _first_bad_text(batch) + 1  # that row's, no other's
                 raise RubricInputError(
-                    f"{reader.display}#row {number + _first_bad_text(batch) + 1}: a text "
-                    f"value is not UTF-8 ({exc.reason}); write the export's text as UTF-8"
+                    f"{reader.display}#row {cursor.position}: a text value is not UTF-8 "
+                    f"({exc.reason}); write the export's text as UTF-8"
                 ) from None
             for row in rows:
                 number += 1
                 cursor.position = number
                 yield {key: _json(value) for key, value in row.items()}
     except (OSError, pyarrow.ArrowException) as exc:
+        cursor.position = number + 1  # the row that could not be read, not the last one read
         raise RubricInputError(
             f"{reader.display}#row {number + 1}: cannot be read ({exc}); check the export"
         ) from None

@@ -40,10 +40,9 @@ class JsonDocument:
         def read(stream: TextIO) -> Iterator[JSON]:
             return document_rows(stream, file.display, cursor, records, case_file)
 
-        def where() -> str:
-            return file.place(cursor.position)
-
-        return text_rows(file.path, file.display, self.opener, read, where)
+        return text_rows(
+            file.path, file.display, self.opener, read, lambda: file.reading_at(cursor.position)
+        )
 
     def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
         ledger = file.ledger
