@@ -255,13 +255,12 @@ def _walk(
 
 def _table(text: _Text, records: KeyPath | None, cursor: Cursor) -> Iterator[JSON]:
     """The rows of the table of columns and data that starts next; a mapping that starts
-    otherwise is not a list of rows."""
+    otherwise is not a list of rows (a function, not a generator: one step less a row)."""
     place = text.where()
     text.pos += 1
     first = "" if text.peek() == "}" else text.key()
     if first in TABLE_STARTS:
-        yield from table_rows(text, first, cursor, records)
-        return
+        return table_rows(text, first, cursor, records)
     keys = [escape_controls(first)] if first and text.peek() == "[" else []
     if first:
         _skip(text)

@@ -152,8 +152,8 @@ def _rows(
     number = 0
     for block in _blocks(text, "the table's 'data'", "],"):
         if set(map(type, block)) == {list} and set(map(len, block)) == {width}:
-            for row in map(dict, map(zip, repeat(columns), block)):
-                number += 1
+            first = number + 1
+            for number, row in enumerate(map(dict, map(zip, repeat(columns), block)), first):
                 cursor.position = number
                 yield row
             continue
