@@ -1,4 +1,5 @@
-"""Ledger rows from one JSON document (``.json``, also gzip'd): the items of a list in it.
+"""Ledger rows from one JSON document (``.json``, also gzip'd): the items of a list in it,
+or the rows of a table kept as columns and data (:mod:`~pytest_rubric.inputs.jsontables`).
 
 With a ``ledger:`` block, a ``.json`` input whose top level is an array reads its items
 as the rows; ``records: PATH`` names the list of rows inside a document (an inspect_ai
@@ -261,8 +262,9 @@ def _table(text: _Text, records: KeyPath | None, cursor: Cursor) -> Iterator[JSO
     first = "" if text.peek() == "}" else text.key()
     if first in TABLE_STARTS:
         return table_rows(text, first, cursor, records)
-    keys = [escape_controls(first)] if first and text.peek() == "[" else []
-    if first:
+    keys: list[str] = []
+    if first and records is None:  # the keys that hold lists, for the hint
+        keys = [escape_controls(first)] if text.peek() == "[" else []
         _skip(text)
         if text.peek() == ",":
             keys += _keys_holding_lists(text)
