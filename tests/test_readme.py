@@ -453,7 +453,7 @@ cases:
         "rubrics/exports/prodigy.jsonl": DEMO_FILES / "tools/prodigy.jsonl",
     },
     # "Tables kept as columns and data": files pandas and MLflow wrote (docs/demos/tools/).
-    "tables": {
+    "split-tables": {
         "rubrics/tables.rubric.yaml": """\
 evaluator: agreement
 cases:
