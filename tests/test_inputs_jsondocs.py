@@ -171,7 +171,8 @@ def test_a_gzipped_document_reads_as_the_plain_one(tmp_path: Path) -> None:
             '{"eval": {}, "samples": [], "reductions": []}',
             "{}",
             "the input is not usable: d.json:1:1: the top level is a mapping, not a list of "
-            "rows; name the list of rows with 'records:' (lists here: samples, reductions)",
+            "rows nor a table of columns and data (which starts with 'columns'); name the list "
+            "of rows with 'records:' (lists here: samples, reductions)",
         ),
         (
             '[{"id": "h1", "a": true, "b": true},\n {"id": "h2", "a": tru}]',

@@ -488,6 +488,27 @@ cases:
         "rubrics/exports/xlsx-two-sheets.xlsx": DEMO_FILES / "tools/xlsx-two-sheets.xlsx",
         "rubrics/exports/xlsx-uncached.xlsx": DEMO_FILES / "tools/xlsx-uncached.xlsx",
     },
+    # "Tables kept as columns and data": files pandas and MLflow wrote (docs/demos/tools/).
+    "split-tables": {
+        "rubrics/tables.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: mlflow-eval-results-table
+    input_file: exports/eval_results_table.json   # {"columns": [...], "data": [[...], ...]}
+    ledger: {id: case_id, a: predictions, b: ground_truth, labels: {PASS: true, FAIL: false},
+             graders: {a: judge, b: desk}}
+    expected: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: [h5, h8]}
+
+  - id: pandas-split-gzip
+    input_file: exports/verdicts.json.gz          # with pandas' "index" too
+    ledger: {id: case_id, a: judge, b: desk, group_by: desk_section,
+             labels: [[true, true], [false, false], [PASS, true], [FAIL, false]]}
+    expected: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: [h5, h8]}
+""",
+        "rubrics/exports/eval_results_table.json": DEMO_FILES
+        / "tools/mlflow-eval_results_table.json",
+        "rubrics/exports/verdicts.json.gz": DEMO_FILES / "tools/pandas-split.json.gz",
+    },
     # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
     "export-no-pyarrow": {
         "conftest.py": """\

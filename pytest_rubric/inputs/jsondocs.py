@@ -1,4 +1,5 @@
-"""Ledger rows from one JSON document (``.json``, also gzip'd): the items of a list in it.
+"""Ledger rows from one JSON document (``.json``, also gzip'd): the items of a list in it,
+or the rows of a table kept as columns and data (:mod:`~pytest_rubric.inputs.jsontables`).
 
 With a ``ledger:`` block, a ``.json`` input whose top level is an array reads its items
 as the rows; ``records: PATH`` names the list of rows inside a document (an inspect_ai
@@ -19,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
@@ -30,6 +31,11 @@ from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.keypaths import KeyPath, index_of
 from pytest_rubric.descriptions.misfits import misfit
 from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.jsontables import TABLE_STARTS, list_row, table_rows
+
+if TYPE_CHECKING:
+    from pytest_rubric.descriptions.dataset import Dataset
+    from pytest_rubric.descriptions.ledger import Ledger
 
 #: The document is read this many characters at a time (more while a row is longer).
 CHUNK = 1 << 20
@@ -48,6 +54,7 @@ class _Text:
 
     __slots__ = (
         "case_file",
+        "description",
         "display",
         "dropped_column",
         "dropped_lines",
@@ -57,10 +64,13 @@ class _Text:
         "text",
     )
 
-    def __init__(self, stream: TextIO, display: str, case_file: str) -> None:
+    def __init__(
+        self, stream: TextIO, display: str, case_file: str, description: Ledger | Dataset | None
+    ) -> None:
         self.stream = stream
         self.display = display
         self.case_file = case_file
+        self.description = description
         self.text = ""
         self.pos = 0
         self.end = False
@@ -151,12 +161,19 @@ class _Text:
 
 
 def document_rows(
-    stream: TextIO, display: str, cursor: Cursor, records: KeyPath | None, case_file: str = ""
+    stream: TextIO,
+    display: str,
+    cursor: Cursor,
+    records: KeyPath | None,
+    case_file: str = "",
+    description: Ledger | Dataset | None = None,
 ) -> Iterator[JSON]:
     """The items of the list at ``records`` (the top level without it) in the document
-    ``stream`` holds, ``cursor.position`` set to each item's number (from 1) first;
-    ``case_file`` names the case file where ``records`` does not fit the document."""
-    text = _Text(stream, display, case_file)
+    ``stream`` holds, or the rows of the table there (:mod:`.jsontables`),
+    ``cursor.position`` set to each row's number (from 1) first; ``case_file`` names the
+    case file where ``records`` (or ``description``, the block read by) does not fit the
+    document."""
+    text = _Text(stream, display, case_file, description)
     parts = () if records is None else records.parts
     if text.peek() == "":
         raise RubricInputError(
@@ -179,9 +196,13 @@ def _walk(
     read on the way to it)."""
     opening = text.peek()
     if not parts:
+        if opening == "{":
+            yield from _table(text, records, cursor)
+            return
         if opening != "[":
-            _not_a_list(text, records, passed)
-        yield from _items(text, cursor)
+            place = text.where()
+            _not_a_list(text, records, _kind_next(text), place, [])
+        yield from _items(text, cursor, records)
         return
     part, rest = parts[0], parts[1:]
     if opening == "{":
@@ -235,7 +256,24 @@ def _walk(
     _leads_nowhere(text, records, passed, part, [], _kind_next(text))
 
 
-def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
+def _table(text: _Text, records: KeyPath | None, cursor: Cursor) -> Iterator[JSON]:
+    """The rows of the table of columns and data that starts next; a mapping that starts
+    otherwise is not a list of rows (a function, not a generator: one step less a row)."""
+    place = text.where()
+    text.pos += 1
+    first = "" if text.peek() == "}" else text.key()
+    if first in TABLE_STARTS:
+        return table_rows(text, first, cursor, records)
+    keys: list[str] = []
+    if first and records is None:  # the keys that hold lists, for the hint
+        keys = [escape_controls(first)] if text.peek() == "[" else []
+        _skip(text)
+        if text.peek() == ",":
+            keys += _keys_holding_lists(text)
+    _not_a_list(text, records, "a mapping", place, keys)
+
+
+def _items(text: _Text, cursor: Cursor, records: KeyPath | None) -> Iterator[JSON]:
     text.pos += 1  # the list's '['
     if text.peek() == "]":
         text.pos += 1
@@ -244,7 +282,10 @@ def _items(text: _Text, cursor: Cursor) -> Iterator[JSON]:
     while True:
         number += 1
         cursor.position = number
-        yield text.value()
+        row = text.value()
+        if type(row) is list:
+            raise list_row(text, records, number)
+        yield row
         cursor.position = number + 1  # the row handed over passed: what follows is not it
         if text.peek() == ",":
             text.pos += 1
@@ -258,22 +299,24 @@ def _named(passed: tuple[str, ...]) -> str:
     return "the top level" if not passed else escape_controls(repr(".".join(passed)))
 
 
-def _not_a_list(text: _Text, records: KeyPath | None, passed: tuple[str, ...]) -> NoReturn:
-    at = text.pos
-    held = _kind_next(text)
+def _not_a_list(
+    text: _Text, records: KeyPath | None, held: str, place: str, keys: list[str]
+) -> NoReturn:
+    """The value at ``place`` (``held``: what it is; ``keys``: those of a mapping that hold
+    lists) is not a list of rows, nor a table."""
+    table = " nor a table of columns and data (which starts with 'columns')"
+    wanted = f"a list of rows{table if held == 'a mapping' else ''}"
     if records is None:
-        keys = _keys_holding_lists(text) if held == "a mapping" else []
         hint = (
             f"name the list of rows with 'records:' (lists here: {', '.join(keys[:10])})"
             if keys
             else "give the rows as a list, or name the list of rows with 'records:'"
         )
-        text.refuse(f"the top level is {held}, not a list of rows; {hint}", at)
+        raise RubricInputError(f"{place}: the top level is {held}, not {wanted}; {hint}")
     raise _described(
         text,
         records,
-        f"leads to {held} at {text.where(at)}, not a list of rows; name the list "
-        "that holds one row per case",
+        f"leads to {held} at {place}, not {wanted}; name the list that holds one row per case",
     )
 
 

@@ -1,7 +1,8 @@
 """``.json``: the whole input, one JSON object (its reader: :mod:`..wholejson`); with a
-``ledger:`` or ``dataset:`` block, a document whose list of rows (the top level, or where
-``records:`` says) is read as a stream (:mod:`..jsondocs`), a one-row-per-judgement
-export's judgements a block at a time (:mod:`..judgementblocks`)."""
+``ledger:`` or ``dataset:`` block, a document whose list of rows, or table of columns and
+data (:mod:`..jsontables`), at the top level or where ``records:`` says, is read as a
+stream (:mod:`..jsondocs`), a one-row-per-judgement export's judgements a block at a time
+(:mod:`..judgementblocks`)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,10 @@ class JsonDocument:
         from pytest_rubric.inputs.jsondocs import document_rows
 
         records = file.selection.records
+        described = file.description
 
         def read(stream: TextIO) -> Iterator[JSON]:
-            return document_rows(stream, file.display, cursor, records, case_file)
+            return document_rows(stream, file.display, cursor, records, case_file, described)
 
         return text_rows(
             file.path, file.display, self.opener, read, lambda: file.reading_at(cursor.position)
