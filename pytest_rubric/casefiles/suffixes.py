@@ -1,6 +1,7 @@
 """Which files are case files: the one test pytest makes of every file it collects.
 
-Imports nothing: a run that collects no case file pays for this look only (and a
+Imports nothing, and compiles no pattern until a name holds ``rubric`` (``re`` keeps
+what it compiled): a run that collects no case file pays for this look only (and a
 lowercase copy of each name that holds ``rubric``, to warn of a near miss; a file named
 ``*_rubric.yml`` or ``*-rubric.yaml`` is also read, its first 64 KiB, to tell a case file
 from another tool's).
@@ -17,15 +18,16 @@ from pathlib import Path
 SUFFIXES = (".rubric.yaml", ".rubric.yml")
 #: A name one slip away from a case file's: another casing, ``rubrics``, a doubled
 #: suffix (group 1: the stem, group 2: ``yaml`` or ``yml``).
-_NEAR = re.compile(r"(.+?)\.rubrics?\.(ya?ml)(?:\.ya?ml)?", re.IGNORECASE | re.ASCII)
+_NEAR = r"(.+?)\.rubrics?\.(ya?ml)(?:\.ya?ml)?"
 #: ``_`` or ``-`` for the dot (``week_rubric.yml``): ``scoring-rubric.yaml`` is another
 #: tool's file as often as a slip, so such a name is one only for a file that holds a
 #: case file's top-level ``evaluator:`` and ``cases:`` (:func:`holds_cases`).
-_JOINED = re.compile(r"(.+?)[_-]rubrics?\.(ya?ml)", re.IGNORECASE | re.ASCII)
+_JOINED = r"(.+?)[_-]rubrics?\.(ya?ml)"
+_NAME_FLAGS = re.IGNORECASE | re.ASCII
 #: How much of a file :func:`holds_cases` reads.
 _HEAD = 1 << 16
-_EVALUATOR = re.compile(rb"""^(?:\{\s*)?["']?evaluator["']?\s*:""", re.MULTILINE)
-_CASES = re.compile(rb"""(?:^|[{,]\s*)["']?cases["']?\s*:""", re.MULTILINE)
+_EVALUATOR = rb"""^(?:\{\s*)?["']?evaluator["']?\s*:"""
+_CASES = rb"""(?:^|[{,]\s*)["']?cases["']?\s*:"""
 
 
 def is_case_file(path: Path) -> bool:
@@ -37,7 +39,7 @@ def near_miss(name: str) -> str | None:
     slip away (``week.rubrics.yaml``, ``x.rubric.yaml.yaml``, ``X.Rubric.yaml``)."""
     if "rubric" not in name.lower():
         return None
-    found = _NEAR.fullmatch(name)
+    found = re.fullmatch(_NEAR, name, _NAME_FLAGS)
     if found is None:
         return None
     meant = f"{found.group(1)}.rubric.{found.group(2).lower()}"
@@ -49,7 +51,7 @@ def joined_near_miss(name: str) -> str | None:
     ``week.rubric.yml``), a slip only when the file :func:`holds_cases`."""
     if "rubric" not in name.lower():
         return None
-    found = _JOINED.fullmatch(name)
+    found = re.fullmatch(_JOINED, name, _NAME_FLAGS)
     return None if found is None else f"{found.group(1)}.rubric.{found.group(2).lower()}"
 
 
@@ -82,4 +84,7 @@ def holds_cases(path: Path) -> bool:
         return False
     finally:
         os.close(handle)
-    return _EVALUATOR.search(head) is not None and _CASES.search(head) is not None
+    return (
+        re.search(_EVALUATOR, head, re.MULTILINE) is not None
+        and re.search(_CASES, head, re.MULTILINE) is not None
+    )
