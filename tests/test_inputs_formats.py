@@ -55,10 +55,11 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ".jsonl.gz",
         ".csv.gz",
         ".parquet",
+        ".eval",
     ]
     assert formats_text() == (
-        ".json or .json.gz (the whole input), .jsonl, .csv, .jsonl.gz, .csv.gz or .parquet "
-        "(ledger rows)"
+        ".json or .json.gz (the whole input), .jsonl, .csv, .jsonl.gz, .csv.gz, .parquet or "
+        ".eval (ledger rows)"
     )
     assert len({fmt.suffix for fmt in FORMATS}) == len(FORMATS)
 
@@ -71,6 +72,7 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ("week.csv.gz", ".csv.gz"),
         ("week.json.gz", ".json.gz"),
         ("week.parquet", ".parquet"),
+        ("run.eval", ".eval"),
         ("week.tsv", None),
         ("week.csv.bak", None),
     ],

@@ -1,0 +1,380 @@
+"""``.eval``: an inspect_ai log as inspect writes it by default, a zip archive of JSON
+entries, read here entry by entry with :mod:`zipfile` (imported when such a file is read).
+
+Its rows are its samples (``samples/ID_epoch_N.json``), each as ``inspect log convert
+--to json`` writes it in the converted log's ``samples``: in inspect's order (by epoch,
+then ID, an integer ID as its text padded to 20 digits), an entry written twice read as
+its last copy, model events' pooled inputs and calls put back in place (``events_data``
+resolved, then dropped). So a description written for the converted ``.json`` log
+(``records: samples``) reads the ``.eval`` file unchanged, and names its rows alike,
+``file#samples[N]``. The header (``header.json``, ``_journal/start.json`` in a log
+still being written) types each ID its entry's name gives; a sample whose own ID or
+epoch differs is refused, as the order would be a guess.
+
+Current inspect versions compress entries with zstd (method 93), inflated through
+Python 3.14's ``compression.zstd`` or the ``zstandard`` package (the extra
+``pytest-rubric[eval]``). An entry is inflated whole, bounded: one whose directory says
+it inflates past :data:`MAX_ENTRY_BYTES`, or that inflates to other than its directory
+says, is refused, as is a damaged or foreign archive, in one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.shown import describe, kind_of
+from pytest_rubric.descriptions.traits import FileTraits
+from pytest_rubric.inputs.formats.base import InputFile
+from pytest_rubric.inputs.textfiles import PLAIN, Opener, unreadable
+
+if TYPE_CHECKING:
+    from zipfile import ZipFile, ZipInfo
+
+    from pytest_rubric.inputs.cursor import Cursor
+    from pytest_rubric.inputs.findings import Findings
+
+#: The most bytes one entry may inflate to: a sample this large is read from the
+#: converted ``.json`` log instead, never inflated into memory whole.
+MAX_ENTRY_BYTES = 256 << 20
+#: The zip method number of zstd, which :mod:`zipfile` reads only from Python 3.14 on.
+ZSTD = 93
+#: What to install to read zstd entries before Python 3.14.
+EXTRA = "pip install 'pytest-rubric[eval]'"
+#: Where the rows are, as the converted log names them.
+SAMPLES = "samples"
+#: The header of a finished log, then that of a log still being written.
+HEADERS = ("header.json", "_journal/start.json")
+_SAMPLE_NAME = re.compile(r"samples/(.*)_epoch_(0|[1-9][0-9]{0,8})\.json", re.DOTALL)
+_INTEGER = re.compile(r"0|-?[1-9][0-9]{0,99}")
+_LOCAL_HEADER = b"PK\x03\x04"
+_CONVERT = "convert it with 'inspect log convert --to json' and read the .json log"
+
+
+@dataclass(frozen=True, slots=True)
+class InspectLog:
+    """inspect_ai's ``.eval`` log."""
+
+    suffix: str = ".eval"
+    opener: Opener = PLAIN  # its bytes as they are: zipfile opens them
+    holds = "ledger rows"
+
+    @property
+    def traits(self) -> FileTraits:
+        return FileTraits(self.suffix, records=True)
+
+    def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+        try:
+            yield from _samples(file, case_file, cursor)
+        except RubricInputError:
+            raise
+        except OSError as exc:
+            raise RubricInputError(f"{file.display}: cannot be read: {exc}") from None
+        except Exception as exc:  # zipfile's own (a damaged directory, an odd method)
+            raise unreadable(file.reading_at(cursor.position), exc) from None
+
+    def label_blocks(self, file: InputFile, findings: Findings) -> Iterator[LabelBlock | None]:
+        ledger = file.ledger
+        if ledger is None or not ledger.per_judgement or ledger.group_by is not None:
+            return iter((None,))
+        from pytest_rubric.inputs.cursor import Cursor
+        from pytest_rubric.inputs.judgementblocks import judgement_blocks
+
+        return judgement_blocks(self.rows(file, "", Cursor()), ledger, findings)
+
+    def lone_judgements(self, file: InputFile) -> frozenset[str] | None:
+        return None
+
+    def place(self, file: InputFile, number: int | str) -> str:
+        """``#samples[N]`` (N from 0), as the converted log's rows are named."""
+        records = file.selection.records
+        index = number - 1 if isinstance(number, int) else number
+        return f"#{SAMPLES if records is None else records.written}[{index}]"
+
+    def row_label(self, number: int) -> str:
+        return f"item {number - 1}"
+
+
+INSPECT_LOG = InspectLog()
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A sample's entry, with the ID and epoch its name (typed by the header) gives."""
+
+    info: ZipInfo
+    id: str | int
+    epoch: int
+
+    @property
+    def order(self) -> tuple[int, str]:
+        """Where inspect's ``sort_samples`` puts it."""
+        return self.epoch, self.id if isinstance(self.id, str) else str(self.id).zfill(20)
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """An entry as messages name it: the row's place (or the file's), then the entry."""
+
+    head: str
+    entry: str
+
+    def refused(self, words: str, at: str = "") -> RubricInputError:
+        """``words`` about the entry (at ``:LINE:COL``, ``at``), as one line."""
+        return RubricInputError(f"{self.head} ({escape_controls(self.entry)}{at}): {words}")
+
+    def damaged(self, why: str) -> RubricInputError:
+        return self.refused(
+            f"the archive is damaged ({why}); write the log again, or copy it whole"
+        )
+
+
+def _samples(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
+    """The samples as rows, ``cursor.position`` set to each one's number (from 1) first."""
+    import zipfile
+
+    _check_records(file, case_file)
+    with file.path.open("rb") as handle:
+        try:
+            archive = zipfile.ZipFile(handle)
+        except zipfile.BadZipFile as exc:
+            raise RubricInputError(
+                f"{file.display}: not a zip archive ({exc}); an .eval log is the zip archive "
+                "inspect writes: write it again, or name a .json log '.json'"
+            ) from None
+        with archive:
+            entries = _entries(archive, handle, file)
+            for number, entry in enumerate(entries, start=1):
+                cursor.position = number
+                where = _Where(file.place(number), entry.info.filename)
+                sample = _decoded(_inflated(archive, handle, entry.info, where), where)
+                yield _as_converted(_checked(sample, entry, where), where)
+
+
+def _check_records(file: InputFile, case_file: str) -> None:
+    """``records:`` may name the samples, as it does in the converted log, and nothing else."""
+    records = file.selection.records
+    if records is None or records.parts == (SAMPLES,):
+        return
+    from pytest_rubric.descriptions.misfits import misfit
+
+    words = (
+        f"'records' {escape_controls(repr(records.written))} names a list of an inspect log "
+        f"that is not its samples; an .eval log's rows are its samples: write 'records: "
+        f"samples' or leave it out (for another list, {_CONVERT})"
+    )
+    if case_file:
+        raise misfit(case_file, records.at, words)
+    raise RubricInputError(f"{file.display}: {words}")
+
+
+def _entries(archive: ZipFile, handle: BinaryIO, file: InputFile) -> list[_Entry]:
+    """The sample entries, in inspect's order; the last of two entries of one name."""
+    listed = _listed_ids(archive, handle, file)
+    named = {
+        info.filename: info
+        for info in archive.infolist()
+        if info.filename.startswith(f"{SAMPLES}/") and info.filename.endswith(".json")
+    }
+    entries = []
+    for name, info in named.items():
+        match = _SAMPLE_NAME.fullmatch(name)
+        if match is None:
+            raise RubricInputError(
+                f"{file.display}: the entry {escape_controls(repr(name))} is not named as "
+                f"inspect names a sample (samples/ID_epoch_N.json); {_CONVERT}"
+            )
+        text = match[1]
+        sample_id = listed.get(text, int(text) if _INTEGER.fullmatch(text) else text)
+        entries.append(_Entry(info, sample_id, int(match[2])))
+    entries.sort(key=lambda entry: entry.order)
+    return entries
+
+
+def _listed_ids(archive: ZipFile, handle: BinaryIO, file: InputFile) -> dict[str, str | int]:
+    """The IDs the header lists (``eval.dataset.sample_ids``), by their text in names."""
+    for name in HEADERS:
+        try:
+            info = archive.getinfo(name)
+        except KeyError:
+            continue
+        where = _Where(file.display, name)
+        ids = _decoded(_inflated(archive, handle, info, where), where)
+        for key in ("eval", "dataset", "sample_ids"):
+            ids = ids.get(key) if isinstance(ids, dict) else None
+        listed = ids if isinstance(ids, list) else []
+        return {
+            str(sample_id): sample_id
+            for sample_id in listed
+            if isinstance(sample_id, str) or type(sample_id) is int
+        }
+    raise RubricInputError(
+        f"{file.display}: a zip archive, but not an inspect log (it has no header.json, nor "
+        "_journal/start.json); name an .eval log inspect wrote"
+    )
+
+
+def _inflated(archive: ZipFile, handle: BinaryIO, info: ZipInfo, where: _Where) -> bytes:
+    """The entry's bytes, inflated no further than its directory says, nor than
+    :data:`MAX_ENTRY_BYTES`."""
+    import zipfile
+    import zlib
+
+    size = info.file_size
+    if max(size, info.compress_size) > MAX_ENTRY_BYTES:
+        raise where.refused(
+            f"the archive says this entry takes {max(size, info.compress_size)} bytes, more "
+            f"than an entry may ({MAX_ENTRY_BYTES}); {_CONVERT}"
+        )
+    try:
+        if info.compress_type == ZSTD:
+            data = _zstd_inflated(handle, info, where)
+        else:
+            with archive.open(info) as stream:
+                data = stream.read(size + 1)
+    except RubricInputError:  # a ValueError too, already worded
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+        raise where.damaged(str(exc)) from None
+    except (NotImplementedError, RuntimeError) as exc:  # a method or encryption zipfile lacks
+        raise where.refused(f"cannot be read ({exc}); {_CONVERT}") from None
+    if len(data) > size:
+        raise where.damaged(f"it inflates to more than the {size} bytes the archive says")
+    if len(data) < size:
+        raise where.damaged(f"it inflates to {len(data)} bytes, where the archive says {size}")
+    return data
+
+
+def _zstd_inflated(handle: BinaryIO, info: ZipInfo, where: _Where) -> bytes:
+    """A zstd entry's bytes, up to one more than its directory says, its CRC checked
+    where it has that many: its raw bytes are found through its local header, as the
+    zip format lays them out."""
+    import struct
+    import zlib
+
+    if info.flag_bits & 1:
+        raise where.refused(f"the entry is encrypted; {_CONVERT}")
+    handle.seek(info.header_offset)
+    local = handle.read(30)
+    if len(local) < 30 or local[:4] != _LOCAL_HEADER:
+        raise where.damaged("no entry where the archive's directory says")
+    name_length, extra_length = struct.unpack("<HH", local[26:30])
+    handle.seek(info.header_offset + 30 + name_length + extra_length)
+    raw = handle.read(info.compress_size)
+    if len(raw) < info.compress_size:
+        raise where.damaged("the archive ends inside this entry")
+    stream, faults = _zstd_stream(raw, where)
+    data = b""
+    try:
+        with stream:
+            while len(data) <= info.file_size:
+                chunk = stream.read(info.file_size + 1 - len(data))
+                if not chunk:
+                    break
+                data += chunk
+    except faults as exc:
+        raise where.damaged(f"zstd: {exc}") from None
+    if len(data) == info.file_size and zlib.crc32(data) != info.CRC:
+        raise where.damaged("its CRC-32 is not the one the archive says")
+    return data
+
+
+def _zstd_stream(raw: bytes, where: _Where) -> tuple[Any, tuple[type[Exception], ...]]:
+    """``raw`` inflated as it is read, and what reading it raises for bytes that are not
+    whole zstd: Python 3.14's ``compression.zstd``, else the ``zstandard`` package."""
+    import importlib
+    import io
+
+    try:
+        zstd = importlib.import_module("compression.zstd")
+    except ImportError:
+        pass
+    else:
+        return zstd.ZstdFile(io.BytesIO(raw)), (zstd.ZstdError, EOFError)
+    try:
+        import zstandard
+    except ImportError:
+        raise where.refused(
+            "compressed with zstd, which needs Python 3.14 or the zstandard package, not "
+            f"installed here; {EXTRA}"
+        ) from None
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True)
+    return reader, (zstandard.ZstdError, EOFError)
+
+
+def _decoded(data: bytes, where: _Where) -> JSON:
+    """An entry's JSON, decoded as strictly as any input."""
+    import json
+
+    from pytest_rubric.core.jsondecode import TOO_DEEP, decode_row
+
+    try:
+        return decode_row(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise where.refused(f"not UTF-8 ({exc.reason}); write it again") from None
+    except json.JSONDecodeError as exc:
+        raise where.refused(f"invalid JSON: {exc.msg}", f":{exc.lineno}:{exc.colno}") from None
+    except ValueError as exc:  # the decoder's own: a duplicate key, NaN...
+        raise where.refused(str(exc)) from None
+    except RecursionError:
+        raise where.refused(TOO_DEEP) from None
+
+
+def _checked(sample: JSON, entry: _Entry, where: _Where) -> dict[str, JSON]:
+    """``sample``, a mapping holding the ID and epoch its entry's name gives (strictly:
+    ``"7"`` is not ``7``); else the order it was read in would be a guess."""
+    if not isinstance(sample, dict):
+        raise where.refused(f"holds {kind_of(sample)}, not a sample; {_CONVERT}")
+    sample_id, epoch = sample.get("id"), sample.get("epoch")
+    if (
+        type(sample_id) is not type(entry.id)
+        or sample_id != entry.id
+        or type(epoch) is not int
+        or epoch != entry.epoch
+    ):
+        raise where.refused(
+            f"holds the sample of ID {describe(sample_id)} and epoch {describe(epoch)}, "
+            f"where its name and the log's header give ID {describe(entry.id)}, epoch "
+            f"{entry.epoch}; inspect orders samples by what they hold: {_CONVERT}"
+        )
+    return sample
+
+
+def _as_converted(sample: dict[str, JSON], where: _Where) -> dict[str, JSON]:
+    """``sample`` as inspect reads it back (``resolve_sample_events_data``): each model
+    event's ``input_refs`` and its call's ``call_refs`` expanded from the pools in
+    ``events_data`` (ranges ``[start, end)``, sliced as Python slices), and
+    ``events_data`` dropped."""
+    pools = sample.pop("events_data", None)
+    events = sample.get("events")
+    if not isinstance(pools, dict) or not isinstance(events, list):
+        return sample
+    messages: Any = pools.get("messages")
+    calls: Any = pools.get("calls")
+    try:
+        for event in events:
+            if not isinstance(event, dict) or event.get("event") != "model":
+                continue
+            refs: Any = event.get("input_refs")
+            if messages and refs is not None:
+                event["input"] = [item for start, end in refs for item in messages[start:end]]
+                del event["input_refs"]
+            call: Any = event.get("call")
+            if calls and isinstance(call, dict) and call.get("call_refs"):
+                request = dict(call.get("request") or {})  # a new key goes last, as in inspect
+                refs = call.pop("call_refs")
+                request[call.pop("call_key", None) or "messages"] = [
+                    item for start, end in refs for item in calls[start:end]
+                ]
+                call["request"] = request
+    except (TypeError, ValueError, KeyError) as exc:
+        raise where.refused(
+            f"its events_data pools are not as inspect writes them ({exc}); {_CONVERT}"
+        ) from None
+    return sample
