@@ -47,7 +47,9 @@ def sample(
                 "model": "mockllm/model",
                 "input": sent,
                 "tools": [],
-                "output": {"completion": f"reply {turn}"},
+                "tool_choice": "none",
+                "config": {},
+                "output": {"model": "mockllm/model", "choices": [], "completion": f"reply {turn}"},
                 "call": {
                     "request": {"model": "model", "messages": [dict(m) for m in sent]},
                     "response": {"content": f"reply {turn}"},
@@ -133,9 +135,11 @@ def header(samples: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "version": 2,
         "status": "success",
         "eval": {
+            "created": "2026-12-04T21:53:14+00:00",
             "task": "headline_check",
             "dataset": {"name": "headlines", "samples": len(ids), "sample_ids": ids},
             "model": "mockllm/model",
+            "config": {"epochs": 1},
         },
         "plan": {"name": "plan", "steps": []},
         "results": {"total_samples": len(samples)},

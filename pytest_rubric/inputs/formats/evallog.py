@@ -21,12 +21,17 @@ says, is refused, as is a damaged or foreign archive, in one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import struct
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from json import JSONDecodeError
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsondecode import TOO_DEEP, decode_row
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.shown import describe, kind_of
@@ -104,30 +109,28 @@ class InspectLog:
 INSPECT_LOG = InspectLog()
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """A sample's entry, with the ID and epoch its name (typed by the header) gives."""
+class _Entry(NamedTuple):
+    """A sample's entry, with the ID and epoch its name (typed by the header) gives, and
+    where inspect's ``sort_samples`` puts it (``order``)."""
 
     info: ZipInfo
     id: str | int
     epoch: int
-
-    @property
-    def order(self) -> tuple[int, str]:
-        """Where inspect's ``sort_samples`` puts it."""
-        return self.epoch, self.id if isinstance(self.id, str) else str(self.id).zfill(20)
+    order: tuple[int, str]
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """An entry as messages name it: the row's place (or the file's), then the entry."""
+class _Where(NamedTuple):
+    """An entry as messages name it: the row's place (``number`` in ``file``; the file's
+    own name for 0), then the entry's name; worded only when a message needs it."""
 
-    head: str
+    file: InputFile
+    number: int
     entry: str
 
     def refused(self, words: str, at: str = "") -> RubricInputError:
         """``words`` about the entry (at ``:LINE:COL``, ``at``), as one line."""
-        return RubricInputError(f"{self.head} ({escape_controls(self.entry)}{at}): {words}")
+        head = self.file.place(self.number) if self.number else self.file.display
+        return RubricInputError(f"{head} ({escape_controls(self.entry)}{at}): {words}")
 
     def damaged(self, why: str) -> RubricInputError:
         return self.refused(
@@ -140,20 +143,21 @@ def _samples(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     import zipfile
 
     _check_records(file, case_file)
-    with file.path.open("rb") as handle:
+    with file.path.open("rb", buffering=0) as handle:  # each read is an entry's, at once
         try:
-            archive = zipfile.ZipFile(handle)
+            opened = zipfile.ZipFile(handle)
         except zipfile.BadZipFile as exc:
             raise RubricInputError(
                 f"{file.display}: not a zip archive ({exc}); an .eval log is the zip archive "
                 "inspect writes: write it again, or name a .json log '.json'"
             ) from None
-        with archive:
-            entries = _entries(archive, handle, file)
+        with opened:
+            archive = _Archive(opened, handle)
+            entries = _entries(archive, file)
             for number, entry in enumerate(entries, start=1):
                 cursor.position = number
-                where = _Where(file.place(number), entry.info.filename)
-                sample = _decoded(_inflated(archive, handle, entry.info, where), where)
+                where = _Where(file, number, entry.info.filename)
+                sample = _decoded(archive.inflated(entry.info, where), where)
                 yield _as_converted(_checked(sample, entry, where), where)
 
 
@@ -174,12 +178,12 @@ def _check_records(file: InputFile, case_file: str) -> None:
     raise RubricInputError(f"{file.display}: {words}")
 
 
-def _entries(archive: ZipFile, handle: BinaryIO, file: InputFile) -> list[_Entry]:
+def _entries(archive: _Archive, file: InputFile) -> list[_Entry]:
     """The sample entries, in inspect's order; the last of two entries of one name."""
-    listed = _listed_ids(archive, handle, file)
+    listed = _listed_ids(archive, file)
     named = {
         info.filename: info
-        for info in archive.infolist()
+        for info in archive.zip.infolist()
         if info.filename.startswith(f"{SAMPLES}/") and info.filename.endswith(".json")
     }
     entries = []
@@ -191,21 +195,25 @@ def _entries(archive: ZipFile, handle: BinaryIO, file: InputFile) -> list[_Entry
                 f"inspect names a sample (samples/ID_epoch_N.json); {_CONVERT}"
             )
         text = match[1]
-        sample_id = listed.get(text, int(text) if _INTEGER.fullmatch(text) else text)
-        entries.append(_Entry(info, sample_id, int(match[2])))
-    entries.sort(key=lambda entry: entry.order)
+        sample_id = listed.get(text)
+        if sample_id is None:
+            sample_id = int(text) if _INTEGER.fullmatch(text) else text
+        epoch = int(match[2])
+        key = sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+        entries.append(_Entry(info, sample_id, epoch, (epoch, key)))
+    entries.sort(key=attrgetter("order"))
     return entries
 
 
-def _listed_ids(archive: ZipFile, handle: BinaryIO, file: InputFile) -> dict[str, str | int]:
+def _listed_ids(archive: _Archive, file: InputFile) -> dict[str, str | int]:
     """The IDs the header lists (``eval.dataset.sample_ids``), by their text in names."""
     for name in HEADERS:
         try:
-            info = archive.getinfo(name)
+            info = archive.zip.getinfo(name)
         except KeyError:
             continue
-        where = _Where(file.display, name)
-        ids = _decoded(_inflated(archive, handle, info, where), where)
+        where = _Where(file, 0, name)
+        ids = _decoded(archive.inflated(info, where), where)
         for key in ("eval", "dataset", "sample_ids"):
             ids = ids.get(key) if isinstance(ids, dict) else None
         listed = ids if isinstance(ids, list) else []
@@ -220,105 +228,130 @@ def _listed_ids(archive: ZipFile, handle: BinaryIO, file: InputFile) -> dict[str
     )
 
 
-def _inflated(archive: ZipFile, handle: BinaryIO, info: ZipInfo, where: _Where) -> bytes:
-    """The entry's bytes, inflated no further than its directory says, nor than
-    :data:`MAX_ENTRY_BYTES`."""
-    import zipfile
-    import zlib
+#: zstd bytes inflated to at most a number of bytes (a reader's ``read`` gives as many
+#: as asked while there are more).
+_Inflate = Callable[[bytes, int], bytes]
 
-    size = info.file_size
-    if max(size, info.compress_size) > MAX_ENTRY_BYTES:
-        raise where.refused(
-            f"the archive says this entry takes {max(size, info.compress_size)} bytes, more "
-            f"than an entry may ({MAX_ENTRY_BYTES}); {_CONVERT}"
-        )
-    try:
+
+class _Archive:
+    """An open ``.eval`` archive: its directory, as :mod:`zipfile` read it, and its file;
+    the zstd decoder found for its first zstd entry, kept for the others."""
+
+    __slots__ = ("decoder", "handle", "zip")
+
+    def __init__(self, zip: ZipFile, handle: BinaryIO) -> None:
+        self.zip = zip
+        self.handle = handle
+        self.decoder: tuple[_Inflate, tuple[type[Exception], ...]] | None = None
+
+    def inflated(self, info: ZipInfo, where: _Where) -> bytes:
+        """The entry's bytes, inflated no further than its directory says, nor than
+        :data:`MAX_ENTRY_BYTES`."""
+        size = info.file_size
+        if max(size, info.compress_size) > MAX_ENTRY_BYTES:
+            raise where.refused(
+                f"the archive says this entry takes {max(size, info.compress_size)} bytes, "
+                f"more than an entry may ({MAX_ENTRY_BYTES}); {_CONVERT}"
+            )
         if info.compress_type == ZSTD:
-            data = _zstd_inflated(handle, info, where)
+            data = self._zstd_inflated(info, where)
         else:
-            with archive.open(info) as stream:
-                data = stream.read(size + 1)
-    except RubricInputError:  # a ValueError too, already worded
-        raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-        raise where.damaged(str(exc)) from None
-    except (NotImplementedError, RuntimeError) as exc:  # a method or encryption zipfile lacks
-        raise where.refused(f"cannot be read ({exc}); {_CONVERT}") from None
-    if len(data) > size:
-        raise where.damaged(f"it inflates to more than the {size} bytes the archive says")
-    if len(data) < size:
-        raise where.damaged(f"it inflates to {len(data)} bytes, where the archive says {size}")
-    return data
+            data = self._opened(info, where)
+        if len(data) > size:
+            raise where.damaged(f"it inflates to more than the {size} bytes the archive says")
+        if len(data) < size:
+            raise where.damaged(f"it inflates to {len(data)} bytes, where the archive says {size}")
+        return data
 
+    def _opened(self, info: ZipInfo, where: _Where) -> bytes:
+        """An entry of a method :mod:`zipfile` reads (stored, deflated...), up to one byte
+        more than its directory says (zipfile checks its CRC)."""
+        import zipfile
 
-def _zstd_inflated(handle: BinaryIO, info: ZipInfo, where: _Where) -> bytes:
-    """A zstd entry's bytes, up to one more than its directory says, its CRC checked
-    where it has that many: its raw bytes are found through its local header, as the
-    zip format lays them out."""
-    import struct
-    import zlib
+        try:
+            with self.zip.open(info) as stream:
+                return stream.read(info.file_size + 1)
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
+            raise where.damaged(str(exc)) from None
+        except (NotImplementedError, RuntimeError) as exc:  # a method or encryption zipfile lacks
+            raise where.refused(f"cannot be read ({exc}); {_CONVERT}") from None
 
-    if info.flag_bits & 1:
-        raise where.refused(f"the entry is encrypted; {_CONVERT}")
-    handle.seek(info.header_offset)
-    local = handle.read(30)
-    if len(local) < 30 or local[:4] != _LOCAL_HEADER:
-        raise where.damaged("no entry where the archive's directory says")
-    name_length, extra_length = struct.unpack("<HH", local[26:30])
-    handle.seek(info.header_offset + 30 + name_length + extra_length)
-    raw = handle.read(info.compress_size)
-    if len(raw) < info.compress_size:
-        raise where.damaged("the archive ends inside this entry")
-    stream, faults = _zstd_stream(raw, where)
-    data = b""
-    try:
-        with stream:
-            while len(data) <= info.file_size:
-                chunk = stream.read(info.file_size + 1 - len(data))
-                if not chunk:
-                    break
-                data += chunk
-    except faults as exc:
-        raise where.damaged(f"zstd: {exc}") from None
-    if len(data) == info.file_size and zlib.crc32(data) != info.CRC:
-        raise where.damaged("its CRC-32 is not the one the archive says")
-    return data
+    def _zstd_inflated(self, info: ZipInfo, where: _Where) -> bytes:
+        """A zstd entry's bytes, up to one more than its directory says, its CRC checked
+        where it has that many: its raw bytes are found through its local header, as the
+        zip format lays them out."""
+        if info.flag_bits & 1:
+            raise where.refused(f"the entry is encrypted; {_CONVERT}")
+        # Read at once: the local header, its name and extra field (of lengths it alone
+        # says, most often the directory's name and no extra), and the bytes.
+        handle = self.handle
+        handle.seek(info.header_offset)
+        block = handle.read(30 + len(info.orig_filename.encode()) + info.compress_size + 64)
+        if len(block) < 30 or block[:4] != _LOCAL_HEADER:
+            raise where.damaged("no entry where the archive's directory says")
+        name_length, extra_length = struct.unpack_from("<HH", block, 26)
+        start = 30 + name_length + extra_length
+        raw = block[start : start + info.compress_size]
+        if len(raw) < info.compress_size:
+            handle.seek(info.header_offset + start)
+            raw = handle.read(info.compress_size)
+        if len(raw) < info.compress_size:
+            raise where.damaged("the archive ends inside this entry")
+        inflate, faults = self.decoder or self._zstd_decoder(where)
+        try:
+            data = inflate(raw, info.file_size + 1)
+        except faults as exc:
+            raise where.damaged(f"zstd: {exc}") from None
+        if len(data) == info.file_size and zlib.crc32(data) != info.CRC:
+            raise where.damaged("its CRC-32 is not the one the archive says")
+        return data
 
+    def _zstd_decoder(self, where: _Where) -> tuple[_Inflate, tuple[type[Exception], ...]]:
+        """How zstd bytes are inflated, no further than a limit, and what that raises for
+        bytes that are not whole zstd: Python 3.14's ``compression.zstd``, else the
+        ``zstandard`` package."""
+        import importlib
+        import io
 
-def _zstd_stream(raw: bytes, where: _Where) -> tuple[Any, tuple[type[Exception], ...]]:
-    """``raw`` inflated as it is read, and what reading it raises for bytes that are not
-    whole zstd: Python 3.14's ``compression.zstd``, else the ``zstandard`` package."""
-    import importlib
-    import io
+        try:
+            zstd = importlib.import_module("compression.zstd")
+        except ImportError:
+            pass
+        else:
 
-    try:
-        zstd = importlib.import_module("compression.zstd")
-    except ImportError:
-        pass
-    else:
-        return zstd.ZstdFile(io.BytesIO(raw)), (zstd.ZstdError, EOFError)
-    try:
-        import zstandard
-    except ImportError:
-        raise where.refused(
-            "compressed with zstd, which needs Python 3.14 or the zstandard package, not "
-            f"installed here; {EXTRA}"
-        ) from None
-    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True)
-    return reader, (zstandard.ZstdError, EOFError)
+            def read(raw: bytes, limit: int) -> bytes:
+                with zstd.ZstdFile(io.BytesIO(raw)) as stream:
+                    return stream.read(limit)  # type: ignore[no-any-return]
+
+            self.decoder = read, (zstd.ZstdError, EOFError)
+            return self.decoder
+        try:
+            import zstandard
+        except ImportError:
+            raise where.refused(
+                "compressed with zstd, which needs Python 3.14 or the zstandard package, not "
+                f"installed here; {EXTRA}"
+            ) from None
+        context = zstandard.ZstdDecompressor()
+
+        def inflate(raw: bytes, limit: int) -> bytes:
+            data = context.decompress(raw, max_output_size=limit)  # its first frame, at once
+            if len(data) < limit - 1:  # fewer bytes than the directory says: more frames?
+                with context.stream_reader(io.BytesIO(raw), read_across_frames=True) as stream:
+                    data = stream.read(limit)
+            return data
+
+        self.decoder = inflate, (zstandard.ZstdError, EOFError)
+        return self.decoder
 
 
 def _decoded(data: bytes, where: _Where) -> JSON:
     """An entry's JSON, decoded as strictly as any input."""
-    import json
-
-    from pytest_rubric.core.jsondecode import TOO_DEEP, decode_row
-
     try:
         return decode_row(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise where.refused(f"not UTF-8 ({exc.reason}); write it again") from None
-    except json.JSONDecodeError as exc:
+    except JSONDecodeError as exc:
         raise where.refused(f"invalid JSON: {exc.msg}", f":{exc.lineno}:{exc.colno}") from None
     except ValueError as exc:  # the decoder's own: a duplicate key, NaN...
         raise where.refused(str(exc)) from None
