@@ -1,6 +1,6 @@
 """An inspect_ai ``.eval`` log against the ``.json`` log it converts to, side by side in one run.
 
-    python benchmarks/bench_evallog.py [--repeats 3] [--samples 100000] [--big-mb 16]
+    python benchmarks/bench_evallog.py [--repeats 3] [--samples 100000] [--big-mb 16] [--turns 9] [--only time|memory]
 
 The method is ``bench_exports.py``'s, and so are its children: the two logs and a one-case
 case file for each (``evaluator: agreement``, ``expected`` the exact answer but for its
@@ -101,9 +101,10 @@ class Log:
         return sample(n, 1, "C" if judge else "I", metadata, turns=self.turns)
 
 
-def write_logs(folder: Path, log: Log, name: str) -> Path:
-    """``NAME.eval`` and ``NAME.json`` in ``folder``, a case file for each (``NAME-eval``,
-    ``NAME-json``), and the largest sample's text (``NAME-largest.txt``)."""
+def write_logs(folder: Path, log: Log, name: str, *, converted: bool = True) -> Path:
+    """``NAME.eval`` and (if ``converted``) ``NAME.json`` in ``folder``, a case file for
+    each (``NAME-eval``, ``NAME-json``), and the largest sample's text
+    (``NAME-largest.txt``)."""
     count = len(log.labels)
     finished = list(range(1, count + 1))
     random.Random(1).shuffle(finished)  # the order the samples finished in
@@ -111,21 +112,17 @@ def write_logs(folder: Path, log: Log, name: str) -> Path:
     head["eval"]["dataset"]["sample_ids"] = list(range(1, count + 1))
     write_eval(folder / f"{name}.eval", eval_entries(head, (log.sample(n) for n in finished)))
     answer = Answer()
-    with (folder / f"{name}.json").open("w", encoding="utf-8") as out:
-        out.write(json.dumps(head, indent=2)[:-2] + ',\n  "samples": [\n')
-        for n in range(1, count + 1):
-            whole = log.sample(n)
-            out.write((",\n" if n > 1 else "") + json.dumps(whole, indent=2))
-            answer.add(
-                str(n),
-                *(
-                    label == "C"
-                    for label in (whole["scores"]["judge"]["value"], whole["metadata"]["desk"])
-                ),
-            )
-        out.write('\n  ],\n  "reductions": []\n}\n')
+    for n in range(1, count + 1):
+        judge, desk = log.labels[n - 1]
+        answer.add(str(n), judge, desk)  # C and I: true and false
+    if converted:
+        with (folder / f"{name}.json").open("w", encoding="utf-8") as out:
+            out.write(json.dumps(head, indent=2)[:-2] + ',\n  "samples": [\n')
+            for n in range(1, count + 1):
+                out.write((",\n" if n > 1 else "") + json.dumps(log.sample(n), indent=2))
+            out.write('\n  ],\n  "reductions": []\n}\n')
     expected = json.dumps(answer.expected())
-    for suffix in ("eval", "json"):
+    for suffix in ("eval", "json") if converted else ("eval",):
         case = folder / f"{name}-{suffix}.rubric.yaml"
         case.write_text(
             f"evaluator: agreement\ncases:\n  - id: log\n    input_file: {name}.{suffix}\n"
@@ -164,7 +161,7 @@ def memory(count: int, big_mb: int, turns: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="rubric-evallog-memory-") as tmp:
         folder = Path(tmp)
         largest = write_logs(folder, Log(count, big_mb, turns), "big")
-        write_logs(folder, Log(count, 0, turns), "plain")
+        write_logs(folder, Log(count, 0, turns), "plain", converted=False)
         runs = {
             "eval": folder / "big-eval.rubric.yaml",
             "json": folder / "big-json.rubric.yaml",
@@ -183,7 +180,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--big-mb", type=int, default=16)
     parser.add_argument("--turns", type=int, default=9, help="model calls a sample (9: 6 KB)")
+    parser.add_argument("--only", choices=["time", "memory"])
     options = parser.parse_args()
+    if options.only != "memory":
+        timed(options)
+    if options.only != "time":
+        measured(options)
+
+
+def timed(options: argparse.Namespace) -> None:
     ((_, pairs),) = run_pairs(
         ["evallog"],
         lambda _, folder: Sides(folder, options.samples, options.turns),
@@ -202,6 +207,9 @@ def main() -> None:
         f"{verdict}; peak RSS {peaks[0]:.0f} / {peaks[1]:.0f} MiB)"
     )
     print("  each pair: " + ", ".join(f"{ours.cpu / floor.cpu:.2f}" for ours, floor in pairs))
+
+
+def measured(options: argparse.Namespace) -> None:
     found = memory(options.samples, options.big_mb, options.turns)
     over = (found["eval"] - found["eval without it"]) / found["largest sample"]
     verdict = "PASS" if over <= 2 else "OVER"

@@ -82,6 +82,7 @@ def pooled(whole: dict[str, Any]) -> dict[str, Any]:
     once; ``events_data`` after ``attachments``, as inspect writes it."""
     messages: list[Any] = []
     calls: list[Any] = []
+    placed: tuple[dict[str, int], dict[str, int]] = ({}, {})
     events = []
     for event in whole["events"]:
         if event["event"] != "model":
@@ -90,13 +91,13 @@ def pooled(whole: dict[str, Any]) -> dict[str, Any]:
         held: dict[str, Any] = {}
         for key, value in event.items():
             if key == "input":
-                held["input"], held["input_refs"] = [], _refs(value, messages)
+                held["input"], held["input_refs"] = [], _refs(value, messages, placed[0])
             elif key == "call":
                 request = {k: v for k, v in value["request"].items() if k != "messages"}
                 held["call"] = {
                     "request": request,
                     "response": value["response"],
-                    "call_refs": _refs(value["request"]["messages"], calls),
+                    "call_refs": _refs(value["request"]["messages"], calls, placed[1]),
                     "call_key": "messages",
                 }
             else:
@@ -108,11 +109,12 @@ def pooled(whole: dict[str, Any]) -> dict[str, Any]:
     return {key: kept[key] for key in [*whole, "events_data"]}
 
 
-def _refs(items: list[Any], pool: list[Any]) -> list[list[int]]:
-    """``items`` as ranges of ``pool``, each item added where it is not there yet."""
+def _refs(items: list[Any], pool: list[Any], places: dict[str, int]) -> list[list[int]]:
+    """``items`` as ranges of ``pool``, each item added where it is not there yet
+    (``places``: where each item, as JSON text, is in the pool)."""
     refs: list[list[int]] = []
     for item in items:
-        at = pool.index(item) if item in pool else len(pool)
+        at = places.setdefault(json.dumps(item, sort_keys=True), len(pool))
         if at == len(pool):
             pool.append(item)
         if refs and refs[-1][1] == at:
