@@ -180,7 +180,7 @@ def _check_records(file: InputFile, case_file: str) -> None:
 
 def _entries(archive: _Archive, file: InputFile) -> list[_Entry]:
     """The sample entries, in inspect's order; the last of two entries of one name."""
-    listed = _listed_ids(archive, file)
+    as_text = _text_ids(archive, file)
     named = {
         info.filename: info
         for info in archive.zip.infolist()
@@ -195,9 +195,8 @@ def _entries(archive: _Archive, file: InputFile) -> list[_Entry]:
                 f"inspect names a sample (samples/ID_epoch_N.json); {_CONVERT}"
             )
         text = match[1]
-        sample_id = listed.get(text)
-        if sample_id is None:
-            sample_id = int(text) if _INTEGER.fullmatch(text) else text
+        as_int = _INTEGER.fullmatch(text) is not None and text not in as_text
+        sample_id = int(text) if as_int else text
         epoch = int(match[2])
         key = sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
         entries.append(_Entry(info, sample_id, epoch, (epoch, key)))
@@ -205,8 +204,9 @@ def _entries(archive: _Archive, file: InputFile) -> list[_Entry]:
     return entries
 
 
-def _listed_ids(archive: _Archive, file: InputFile) -> dict[str, str | int]:
-    """The IDs the header lists (``eval.dataset.sample_ids``), by their text in names."""
+def _text_ids(archive: _Archive, file: InputFile) -> frozenset[str]:
+    """The IDs the header lists (``eval.dataset.sample_ids``) that are text written as an
+    integer is (``"10"``): an entry's name read as an integer is any other's."""
     for name in HEADERS:
         try:
             info = archive.zip.getinfo(name)
@@ -217,11 +217,11 @@ def _listed_ids(archive: _Archive, file: InputFile) -> dict[str, str | int]:
         for key in ("eval", "dataset", "sample_ids"):
             ids = ids.get(key) if isinstance(ids, dict) else None
         listed = ids if isinstance(ids, list) else []
-        return {
-            str(sample_id): sample_id
+        return frozenset(
+            sample_id
             for sample_id in listed
-            if isinstance(sample_id, str) or type(sample_id) is int
-        }
+            if isinstance(sample_id, str) and _INTEGER.fullmatch(sample_id)
+        )
     raise RubricInputError(
         f"{file.display}: a zip archive, but not an inspect log (it has no header.json, nor "
         "_journal/start.json); name an .eval log inspect wrote"
