@@ -207,7 +207,7 @@ def test_a_malformed_input_file_fails_its_case_naming_file_and_line(
         (
             "ledger.txt",
             "input_file 'ledger.txt' must end in .json or .json.gz (the whole input), .jsonl, "
-            ".csv, .jsonl.gz, .csv.gz or .parquet (ledger rows)",
+            ".csv, .jsonl.gz, .csv.gz, .parquet or .eval (ledger rows)",
         ),
     ],
 )
