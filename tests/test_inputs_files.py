@@ -207,7 +207,7 @@ def test_a_malformed_input_file_fails_its_case_naming_file_and_line(
         (
             "ledger.txt",
             "input_file 'ledger.txt' must end in .json or .json.gz (the whole input), .jsonl, "
-            ".csv, .tsv, .jsonl.gz, .csv.gz, .tsv.gz, .parquet or .xlsx (ledger rows)",
+            ".csv, .tsv, .jsonl.gz, .csv.gz, .tsv.gz, .parquet, .xlsx or .eval (ledger rows)",
         ),
     ],
 )

@@ -59,10 +59,11 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ".tsv.gz",
         ".parquet",
         ".xlsx",
+        ".eval",
     ]
     assert formats_text() == (
         ".json or .json.gz (the whole input), .jsonl, .csv, .tsv, .jsonl.gz, .csv.gz, "
-        ".tsv.gz, .parquet or .xlsx (ledger rows)"
+        ".tsv.gz, .parquet, .xlsx or .eval (ledger rows)"
     )
     assert len({fmt.suffix for fmt in FORMATS}) == len(FORMATS)
 
@@ -78,6 +79,7 @@ def test_the_table_lists_each_format_once_in_the_order_messages_name_them() -> N
         ("week.tsv", ".tsv"),
         ("week.tsv.gz", ".tsv.gz"),
         ("week.tab", None),
+        ("run.eval", ".eval"),
         ("week.csv.bak", None),
     ],
 )

@@ -415,7 +415,7 @@ def test_no_page_asset_is_a_python_string(module: str, path: Path) -> None:
 
 
 #: An input file's suffix, as a value (``".csv"``, ``".json.gz"``): the formats' alone.
-_INPUT_SUFFIX = re.compile(r"\.(?:jsonl|json|csv|tsv|parquet|xlsx|gz)(?:\.gz)?")
+_INPUT_SUFFIX = re.compile(r"\.(?:jsonl|json|csv|tsv|parquet|xlsx|eval|gz)(?:\.gz)?")
 
 
 def _suffix_values(tree: ast.AST) -> Iterator[tuple[int, str]]:

@@ -509,6 +509,50 @@ cases:
         / "tools/mlflow-eval_results_table.json",
         "rubrics/exports/verdicts.json.gz": DEMO_FILES / "tools/pandas-split.json.gz",
     },
+    # "Exports as they come": inspect_ai's .eval logs, as inspect wrote them (docs/demos/tools/
+    # inspect_headlines.py and inspect_epochs.py say how), against a desk's CSV and epoch by epoch.
+    "export-inspect-eval": {
+        "rubrics/inspect.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: eval-log-vs-desk
+    ledger:
+      a: {input_file: exports/inspect-log.eval, records: samples, id: id, ids: as-text,
+          label: scores.model_graded_fact.value, labels: {C: true, I: false}}
+      b: {input_file: exports/inspect-desk.csv, id: sample_id, label: verdict,
+          labels: {PASS: true, FAIL: false}}
+      graders: {a: llm-judge, b: desk}
+    expected: {matrix: {bothPass: 5, bothFail: 1, aOnly: 1, bOnly: 1}, agreement: 6, total: 8, disagreements: ["6", "8"]}
+
+  - id: epoch-1-vs-epoch-2
+    input_file: exports/inspect-epochs.eval
+    ledger: {rows: per-judgement, id: id, grader: epoch, label: scores.includes.value,
+             a: 1, b: 2, labels: {C: true, I: false}}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 2}, agreement: 1, total: 4, disagreements: ["1", "10", "11"]}
+""",
+        "rubrics/exports/inspect-log.eval": DEMO_FILES / "tools/inspect-log.eval",
+        "rubrics/exports/inspect-epochs.eval": DEMO_FILES / "tools/inspect-epochs.eval",
+        "rubrics/exports/inspect-desk.csv": DEMO_FILES / "tools/inspect-desk.csv",
+    },
+    # The same .eval log where no zstd decoder is installed (the conftest hides both).
+    "export-no-zstd": {
+        "conftest.py": """\
+import sys
+
+for name in ("zstandard", "compression.zstd"):
+    sys.modules[name] = None  # as if neither pytest-rubric[eval] nor Python 3.14 were here
+""",
+        "rubrics/inspect.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: epoch-1-vs-epoch-2
+    input_file: exports/inspect-epochs.eval
+    ledger: {rows: per-judgement, id: id, grader: epoch, label: scores.includes.value,
+             a: 1, b: 2, labels: {C: true, I: false}}
+    expected: {matrix: {bothPass: 1, bothFail: 0, aOnly: 1, bOnly: 2}, agreement: 1, total: 4, disagreements: ["1", "10", "11"]}
+""",
+        "rubrics/exports/inspect-epochs.eval": DEMO_FILES / "tools/inspect-epochs.eval",
+    },
     # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
     "export-no-pyarrow": {
         "conftest.py": """\
@@ -660,9 +704,15 @@ SETUP: dict[str, list[list[str]]] = {
     ],
 }
 
+<<<<<<< HEAD
 #: Demos that run only where a module is installed: the Parquet ones need pyarrow, the sheets
 #: python-calamine.
 NEEDS = {"export-parquet": "pyarrow", "export-xlsx": "python_calamine"}
+=======
+#: Demos that run only where a module is installed: the Parquet ones need pyarrow, the
+#: .eval ones a zstd decoder.
+NEEDS = {"export-parquet": "pyarrow", "export-inspect-eval": "zstandard"}
+>>>>>>> evallog
 
 
 def _name(file: Path) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits
 from pytest_rubric.inputs.formats.base import Format
 from pytest_rubric.inputs.formats.csvfile import CSV
+from pytest_rubric.inputs.formats.evallog import INSPECT_LOG
 from pytest_rubric.inputs.formats.gzipped import gzipped
 from pytest_rubric.inputs.formats.jsondocument import JSON_DOCUMENT
 from pytest_rubric.inputs.formats.jsonl import JSONL
@@ -29,6 +30,7 @@ FORMATS: tuple[Format, ...] = (
     gzipped(TSV),
     PARQUET,
     XLSX,
+    INSPECT_LOG,
 )
 
 #: The input formats, by the suffix of the name written in ``input_file:``, with what each holds.
