@@ -704,15 +704,13 @@ SETUP: dict[str, list[list[str]]] = {
     ],
 }
 
-<<<<<<< HEAD
 #: Demos that run only where a module is installed: the Parquet ones need pyarrow, the sheets
-#: python-calamine.
-NEEDS = {"export-parquet": "pyarrow", "export-xlsx": "python_calamine"}
-=======
-#: Demos that run only where a module is installed: the Parquet ones need pyarrow, the
-#: .eval ones a zstd decoder.
-NEEDS = {"export-parquet": "pyarrow", "export-inspect-eval": "zstandard"}
->>>>>>> evallog
+#: python-calamine, the .eval ones a zstd decoder.
+NEEDS = {
+    "export-parquet": "pyarrow",
+    "export-xlsx": "python_calamine",
+    "export-inspect-eval": "zstandard",
+}
 
 
 def _name(file: Path) -> str:
