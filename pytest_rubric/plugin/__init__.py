@@ -24,6 +24,9 @@ from pytest_rubric.plugin.options import (
     DEFAULT_REVIEW_ROWS,
     baseline_path,
     html_path,
+    markdown_limit,
+    markdown_marker,
+    markdown_path,
     report_path,
     review_rows,
     schema_path,
@@ -74,6 +77,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=html_path,
         help="write a review page (one self-contained HTML file: agreement ledgers with their "
         "disagreement rows, mismatches and case errors) to PATH at the end of the run",
+    )
+    group.addoption(
+        "--rubric-markdown",
+        action="store",
+        dest="rubric_markdown",
+        metavar="PATH",
+        default=None,
+        type=markdown_path,
+        help="write the run's results as Markdown (a PR comment, a CI job summary) to PATH: "
+        "the verdict, counts per evaluator, mismatches, case errors, ledgers; added to what "
+        "is there when PATH is $GITHUB_STEP_SUMMARY; never changes the run's outcome",
+    )
+    group.addoption(
+        "--rubric-markdown-limit",
+        action="store",
+        dest="rubric_markdown_limit",
+        metavar="CHARS",
+        default=None,
+        type=markdown_limit,
+        help="cut --rubric-markdown's lists to fit in CHARS characters (default 65536, what "
+        "a GitHub comment holds); the verdict and the counts are never cut",
+    )
+    group.addoption(
+        "--rubric-markdown-marker",
+        action="store",
+        dest="rubric_markdown_marker",
+        metavar="NAME",
+        default=None,
+        type=markdown_marker,
+        help="start --rubric-markdown with <!-- NAME --> (default pytest-rubric), which a "
+        "workflow finds to update one pull request comment",
     )
     group.addoption(
         "--rubric-baseline",
@@ -215,6 +249,12 @@ def pytest_configure(config: pytest.Config) -> None:
         from pytest_rubric.plugin.update import refuse_in_ci
 
         refuse_in_ci(config, os.environ)  # before anything runs, and before anything is written
+    if config.option.rubric_markdown is not None:
+        from pytest_rubric.plugin.options import clashing_output
+
+        clash = clashing_output(config.option)
+        if clash is not None:
+            raise pytest.UsageError(clash)
     feed = PluginFeed(config)
     config.stash[feed_key] = feed
     # Plugins, entry points and the conftests loaded so far are known now: a broken

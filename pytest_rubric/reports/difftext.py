@@ -18,7 +18,7 @@ from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.reports.diff import CaseChange, Comparison, LedgerChange, Moved
 
 #: Sections of case changes, in the order shown: the change, its heading.
-_SECTIONS = (
+SECTIONS = (
     ("outcome", "outcome changed"),
     ("only-new", "only in new"),
     ("only-old", "only in old"),
@@ -74,7 +74,7 @@ def change_lines(comparison: Comparison, *, limit: int | None = None) -> list[st
     """A section a kind of change, then the ledgers; each at most ``limit`` entries long
     (``None``: all of them)."""
     lines: list[str] = []
-    for change, heading in _SECTIONS:
+    for change, heading in SECTIONS:
         entries = [entry for entry in comparison["cases"] if entry["change"] == change]
         if entries:
             lines.append(f"{heading} ({len(entries)}):")
