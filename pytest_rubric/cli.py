@@ -195,7 +195,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         if arguments.command == "html":
             return _html(arguments.output, arguments.reports, prog, arguments.baseline)
         if arguments.command == "diff":
-            return _diff(arguments.old, arguments.new, arguments, prog=prog)
+            markdown = (arguments.limit, arguments.marker) if arguments.as_markdown else None
+            return _diff(
+                arguments.old,
+                arguments.new,
+                as_json=arguments.as_json,
+                prog=prog,
+                markdown=markdown,
+            )
         if arguments.command == "markdown":
             return _markdown(arguments, prog)
         return _merge(arguments.output, arguments.reports, prog)
@@ -332,7 +339,16 @@ def _merge(output: str, names: list[str], prog: str) -> int:
     return 0
 
 
-def _diff(old_name: str, new_name: str, arguments: argparse.Namespace, *, prog: str) -> int:
+def _diff(
+    old_name: str,
+    new_name: str,
+    *,
+    as_json: bool,
+    prog: str,
+    markdown: tuple[int, str] | None = None,
+) -> int:
+    """``diff``: the comparison printed as text, JSON or (``markdown``: its limit and
+    marker name) Markdown; the exit status as the comparison says."""
     from pytest_rubric.reports.diff import compare, read_report
     from pytest_rubric.reports.difftext import diff_lines
 
@@ -343,12 +359,12 @@ def _diff(old_name: str, new_name: str, arguments: argparse.Namespace, *, prog: 
         except MergeRefused as exc:
             raise _Stop(f"cannot compare: {exc}") from None
     comparison = compare(reports[0], reports[1], old_name, new_name)
-    if arguments.as_json:
+    if as_json:
         shown = json.dumps(comparison, ensure_ascii=False, indent=1) + "\n"
-    elif arguments.as_markdown:
+    elif markdown is not None:
         from pytest_rubric.reports.mdchanges import diff_markdown
 
-        shown = diff_markdown(comparison, limit=arguments.limit, marker_name=arguments.marker)
+        shown = diff_markdown(comparison, limit=markdown[0], marker_name=markdown[1])
     else:
         shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
     status = 1 if comparison["changed"] else 0
