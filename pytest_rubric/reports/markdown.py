@@ -66,7 +66,7 @@ def run_markdown(
         Listing(
             f"\n### Ledgers ({len(ledgers):,})\n",
             len(ledgers),
-            (ledger_entry(record, ledger) for record, ledger in ledgers),
+            (ledger_entry(record) for record in ledgers),
             more_rows("more ledgers"),
         )
     )

@@ -24,9 +24,11 @@ from pytest_rubric.reports.sealing import unsealed
 _CELLS = tuple(MATRIX_CELLS.values())
 
 
-def ledger_entry(record: Mapping[str, Any], ledger: Ledger) -> Entry:
-    """``record``'s ledger as a block of its own, its lists fitted to the room given."""
-    answer, review = ledger
+def ledger_entry(kept: Mapping[str, Any]) -> Entry:
+    """The ledger of ``kept`` (a record :func:`ledgers_of` found) as a block of its own,
+    its lists fitted to the room given."""
+    record = unsealed(cast(Any, kept))
+    answer, review = ledger_of(record) or Ledger({}, {})
     names = grader_names(review.get("graders"))
     matrix = answer.get("matrix")
     cells = matrix if isinstance(matrix, Mapping) else {}
@@ -88,22 +90,16 @@ def ledger_entry(record: Mapping[str, Any], ledger: Ledger) -> Entry:
     return entry
 
 
-def ledgers_of(
-    records: Sequence[Mapping[str, Any]],
-) -> list[tuple[Mapping[str, Any], Ledger]]:
-    """The ledgers' records, whole (failing ones first, each in file order), each with its
-    ledger."""
-    found: list[tuple[Mapping[str, Any], Ledger]] = []
-    for record in records:
-        # A run's sealed record is read back only when its text can hold a review.
-        sealed = record.get("sealed")
-        if isinstance(sealed, str) and '"review": ' not in sealed:
-            continue
-        whole = unsealed(cast(Any, record))
-        ledger = ledger_of(whole)
-        if ledger is not None:
-            found.append((whole, ledger))
-    found.sort(key=lambda pair: pair[0]["outcome"] not in FAILING)
+def ledgers_of(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The ledgers' records (failing ones first, each in file order): a run's sealed
+    record says beside its text whether it is a ledger's, and is read back only when its
+    entry is written."""
+    found = [
+        record
+        for record in records
+        if (record.get("ledger") is True if "sealed" in record else ledger_of(record) is not None)
+    ]
+    found.sort(key=lambda record: record["outcome"] not in FAILING)
     return found
 
 
