@@ -79,12 +79,8 @@ def test_the_job_summary_keeps_what_earlier_steps_wrote_and_gets_one_document(
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("## Lint\nall clean\n\n<!-- pytest-rubric -->\n**pytest-rubric passed**")
     assert text.count("<!-- pytest-rubric -->") == 1
-    run(
-        pytester,
-        *dist,
-        "--rubric-markdown=$GITHUB_STEP_SUMMARY".replace("$GITHUB_STEP_SUMMARY", str(summary)),
-        env=env,
-    )
+    (pytester.path / "link.md").symlink_to(summary)  # the same file, through a link
+    run(pytester, *dist, "--rubric-markdown=link.md", env=env)
     assert summary.read_text(encoding="utf-8").count("<!-- pytest-rubric -->") == 2
 
 

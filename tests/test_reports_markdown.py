@@ -440,7 +440,7 @@ def test_hostile_values_in_a_run_render_as_text_in_code_only(values: list[str]) 
     hostile_text.encode("utf-8")  # lone surrogates are escapes
 
 
-@given(st.lists(hostile, min_size=9, max_size=9))
+@given(st.lists(hostile, min_size=12, max_size=12))
 def test_hostile_values_in_a_comparison_render_as_text_in_code_only(values: list[str]) -> None:
     def made(text: list[str]) -> str:
         cases = [
@@ -451,8 +451,11 @@ def test_hostile_values_in_a_comparison_render_as_text_in_code_only(values: list
                 "dataset": {"case": text[3], "row": text[4]},
             },
         ]
-        ledgers = [{**ledger_change(text[5], [text[6]], [text[7]]), "file": text[8]}]
-        return diff_markdown(comparison(cases, ledgers), limit=10**9, marker_name="m")
+        ledger = {**ledger_change(text[5], [text[6]], [text[7]]), "file": text[8]}
+        ledger["entered"][0]["where"] = text[9] or None
+        found = comparison(cases, [ledger])
+        found["old"]["report"], found["new"]["report"] = text[10], text[11]
+        return diff_markdown(found, limit=10**9, marker_name="m")
 
     _same_shape(made(values), made(_benign(values)))
 
