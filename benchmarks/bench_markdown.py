@@ -15,8 +15,8 @@ without it, and ``diff --markdown`` against ``diff --json``.
 
 Every pytest run loads pytest and this plugin only (``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``,
 ``-p rubric``), serially, pytest's cache holding the loaded case files (each setup is run
-once untimed first). Each pair runs in fresh processes, alternating, ``--repeats`` times;
-the median of the per-pair ratios is printed.
+once untimed first). Each pair runs in fresh processes, ``--repeats`` times, each side
+first in every other pair; the median of the per-pair ratios is printed.
 """
 
 from __future__ import annotations
@@ -61,8 +61,11 @@ def pair(
 ) -> None:
     timed(ours, cwd), timed(base, cwd)  # caches as a rerun finds them
     walls, cpus = [], []
-    for _ in range(repeats):
-        o, b = timed(ours, cwd), timed(base, cwd)
+    for number in range(repeats):
+        if number % 2:  # each side goes first in every other pair
+            b, o = timed(base, cwd), timed(ours, cwd)
+        else:
+            o, b = timed(ours, cwd), timed(base, cwd)
         walls.append(o[0] / b[0])
         cpus.append(o[1] / b[1])
     wall, cpu = statistics.median(walls), statistics.median(cpus)
