@@ -1,6 +1,6 @@
 """What ``--rubric-report`` costs, and what a case costs, counted in CPU instructions.
 
-    python benchmarks/bench_instructions.py [--measure report|cases] [--cases 10000] [--files 100]
+    python benchmarks/bench_instructions.py [--measure report|cases|markdown] [--cases 10000] [--files 100]
 
 Timings on a shared machine drift by half between minutes; a count of the
 instructions a whole pytest run executes does not: Valgrind's ``callgrind`` tool
@@ -15,7 +15,9 @@ side (in parallel: the counts do not depend on what else runs). Prints the ratio
 cold`` the same from nothing (``--cache-clear`` for both, the test modules'
 ``__pycache__`` removed: pytest rewrites and compiles them again; target 1.10x);
 ``--measure unused`` 200 plain test functions and no case file, the plugin on /
-``-p no:rubric`` (target 1.02x).
+``-p no:rubric`` (target 1.02x). ``--measure markdown`` counts a run with
+``--rubric-report`` and ``--rubric-markdown`` against the run with ``--rubric-report``
+only, a tenth of the cases mismatching (target 1.05x).
 A count is not a time (a cache miss costs more than an addition), but a change that
 counts fewer instructions for the same work is cheaper, and its ratio reproduces.
 """
@@ -53,10 +55,10 @@ def start(args: list[str], corpus: Path, out: Path) -> subprocess.Popen[str]:
     )
 
 
-def counted(child: subprocess.Popen[str]) -> int:
+def counted(child: subprocess.Popen[str], exits: tuple[int, ...] = (0,)) -> int:
     output, _ = child.communicate()
     found = _TOTAL.search(output)
-    if child.returncode != 0 or found is None:
+    if child.returncode not in exits or found is None:
         raise SystemExit(f"a counted run failed (exit {child.returncode}):\n{output[-3000:]}")
     return int(found.group(1))
 
@@ -64,7 +66,7 @@ def counted(child: subprocess.Popen[str]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--measure", choices=("report", "cases", "cold", "unused"), default="report"
+        "--measure", choices=("report", "cases", "cold", "unused", "markdown"), default="report"
     )
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--files", type=int, default=100)
@@ -74,13 +76,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="rubric-instructions-") as tmp:
         work = Path(tmp)
         corpus = work / "corpus"
-        write_corpus(corpus, options.cases, options.files, 0.0)
+        spoiled = 0.1 if options.measure == "markdown" else 0.0
+        write_corpus(corpus, options.cases, options.files, spoiled)
         (corpus / "pytest.ini").write_text("[pytest]\n")
         if options.measure == "report":
             ours = ([*OURS, f"--rubric-report={work / 'report.json'}"], corpus)
             base = (OURS, corpus)
             label = "--rubric-report on / off"
             target = 1.10
+        elif options.measure == "markdown":
+            report = f"--rubric-report={work / 'report.json'}"
+            ours = ([*OURS, report, f"--rubric-markdown={work / 'summary.md'}"], corpus)
+            base = ([*OURS, report], corpus)
+            label = "--rubric-markdown on / off (with --rubric-report)"
+            target = 1.05
         elif options.measure == "cases":
             empty = empty_tests_project(work / "empty", options.cases, 100)
             ours, base = (OURS, corpus), (OFF, empty)
@@ -103,7 +112,8 @@ def main() -> None:
                 shutil.rmtree(folder)
         counted_ours = start(ours[0], ours[1], work / "ours.out")
         counted_base = start(base[0], base[1], work / "base.out")
-        with_plugin, without = counted(counted_ours), counted(counted_base)
+        exits = (0, 1) if spoiled else (0,)  # mismatching cases fail the run
+        with_plugin, without = counted(counted_ours, exits), counted(counted_base, exits)
     ratio = with_plugin / without
     unused = options.measure == "unused"
     count, unit = (200, "test") if unused else (options.cases, "case")

@@ -10,9 +10,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pytest_rubric.core.errors import ReportWriteError
 from pytest_rubric.core.escapes import escape_controls
@@ -28,6 +28,9 @@ from pytest_rubric.reports.htmlpage import review_page
 from pytest_rubric.reports.jsonreport import write_report
 from pytest_rubric.reports.merge import MergeRefused, ShardReport, merge, parse
 from pytest_rubric.reports.summary import count_words
+
+if TYPE_CHECKING:
+    from pytest_rubric.reports.diff import Comparison
 
 USAGE_ERROR = 2
 
@@ -105,13 +108,85 @@ def build_parser(prog: str = "pytest-rubric") -> argparse.ArgumentParser:
     )
     comparing.add_argument("old", metavar="OLD", help="the earlier report")
     comparing.add_argument("new", metavar="NEW", help="the later report")
-    comparing.add_argument(
+    shown = comparing.add_mutually_exclusive_group()
+    shown.add_argument(
         "--json",
         action="store_true",
         dest="as_json",
         help="print the comparison as JSON (described by diff.schema.json) instead of text",
     )
+    shown.add_argument(
+        "--markdown",
+        action="store_true",
+        dest="as_markdown",
+        help="print the comparison as Markdown for a pull request comment, cut to --limit",
+    )
+    _markdown_options(comparing, "the comparison")
+    writing = commands.add_parser(
+        "markdown",
+        help="write the Markdown of one report, or of shard reports merged as merge does "
+        "(a pull request comment, a CI job summary)",
+        description="Write a report's results as Markdown, as pytest --rubric-markdown=PATH "
+        "writes them: the verdict, counts per evaluator, mismatches, case errors, ledgers, "
+        "datasets, skipped cases, cut to --limit characters. Several reports are merged "
+        "first, as the merge command merges them. Added to what is there when OUT is "
+        "$GITHUB_STEP_SUMMARY. The inputs are only read.",
+    )
+    writing.add_argument("-o", "--output", required=True, metavar="OUT", help="where to write it")
+    writing.add_argument(
+        "--baseline",
+        metavar="REPORT",
+        default=None,
+        help="an earlier run's report: the Markdown opens with what changed since it",
+    )
+    _markdown_options(writing, "the Markdown")
+    writing.add_argument("reports", nargs="+", metavar="REPORT", help="a report (or a shard's)")
     return parser
+
+
+def _markdown_options(parser: argparse.ArgumentParser, what: str) -> None:
+    from pytest_rubric.reports.markdown import DEFAULT_LIMIT
+    from pytest_rubric.reports.mdtext import DEFAULT_MARKER
+
+    parser.add_argument(
+        "--limit",
+        type=_limit,
+        default=DEFAULT_LIMIT,
+        metavar="CHARS",
+        help=f"cut {what}'s lists to fit in CHARS characters (default {DEFAULT_LIMIT}, what a "
+        "GitHub comment holds); the verdict and counts are never cut",
+    )
+    parser.add_argument(
+        "--marker",
+        type=_marker,
+        default=DEFAULT_MARKER,
+        metavar="NAME",
+        help=f"start the Markdown with <!-- NAME --> (default {DEFAULT_MARKER}), which a "
+        "workflow finds to update one comment",
+    )
+
+
+def _limit(value: str) -> int:
+    from pytest_rubric.reports.markdown import MIN_LIMIT
+
+    try:
+        size = int(value)
+    except ValueError:
+        size = -1
+    if size < MIN_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a size the Markdown fits in; give {MIN_LIMIT:,} or more"
+        )
+    return size
+
+
+def _marker(value: str) -> str:
+    from pytest_rubric.reports.mdtext import marker_problem
+
+    problem = marker_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
@@ -122,7 +197,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:
         if arguments.command == "html":
             return _html(arguments.output, arguments.reports, prog, arguments.baseline)
         if arguments.command == "diff":
-            return _diff(arguments.old, arguments.new, as_json=arguments.as_json, prog=prog)
+            markdown = (arguments.limit, arguments.marker) if arguments.as_markdown else None
+            return _diff(
+                arguments.old,
+                arguments.new,
+                as_json=arguments.as_json,
+                prog=prog,
+                markdown=markdown,
+            )
+        if arguments.command == "markdown":
+            return _markdown(arguments, prog)
         return _merge(arguments.output, arguments.reports, prog)
     except _Stop as exc:
         return _fail(prog, str(exc))
@@ -138,13 +222,53 @@ def _html(output: str, names: list[str], prog: str, baseline: str | None = None)
     problem = path_problem(output, "-o", "rubric-review.html")
     if problem is not None:
         raise _Stop(problem)
-    if baseline is not None and same_file(output, baseline):
-        raise _Stop(f"-o {output} is the baseline {baseline}; write to another path")
+    data, comparison = _shown(output, names, baseline)
+    try:
+        page = review_page(data, comparison=comparison)
+        write_text_atomically(Path(output), page, what="the review page")
+    except ReportWriteError as exc:
+        raise _Stop(str(exc)) from None
+    _written(prog, "html", names, data, output)
+    return 0
+
+
+def _markdown(arguments: argparse.Namespace, prog: str) -> int:
+    from pytest_rubric.reports.markdown import run_markdown
+    from pytest_rubric.reports.mdchanges import baseline_parts
+    from pytest_rubric.reports.mdwrite import markdown_problem, write_markdown
+
+    output: str = arguments.output
+    problem = markdown_problem(output, "-o", "rubric-summary.md", os.environ)
+    if problem is not None:
+        raise _Stop(problem)
+    data, comparison = _shown(output, arguments.reports, arguments.baseline)
+    since = [] if comparison is None else baseline_parts(comparison, arguments.baseline)
+    text = run_markdown(
+        data,
+        since=since,
+        limit=arguments.limit,
+        marker_name=arguments.marker,
+    )
+    try:
+        write_markdown(output, text, os.environ, what="the Markdown")
+    except ReportWriteError as exc:
+        raise _Stop(str(exc)) from None
+    _written(prog, "markdown", arguments.reports, data, output)
+    return 0
+
+
+def _shown(
+    output: str, names: list[str], baseline: str | None
+) -> tuple[Mapping[str, Any], Comparison | None]:
+    """The report to show (the reports named, merged when several) and its comparison
+    with ``baseline``, when one is named; none of them may be ``output``."""
     reports = _reports(
         output, names, elsewhere="write to another path", refused="not a report to show"
     )
     before = None
     if baseline is not None:
+        if same_file(output, baseline):
+            raise _Stop(f"-o {output} is the baseline {baseline}; write to another path")
         from pytest_rubric.reports.diff import read_report
 
         try:
@@ -153,23 +277,24 @@ def _html(output: str, names: list[str], prog: str, baseline: str | None = None)
             raise _Stop(f"--baseline: {exc}") from None
     try:
         data = reports[0].data if len(reports) == 1 else merge(reports, version())
-        comparison = None
-        if before is not None:
-            from pytest_rubric.reports.diff import compare
-
-            shown = names[0] if len(names) == 1 else "the merged reports"
-            comparison = compare(before, data, baseline or "", shown)
-        page = review_page(data, comparison=comparison)
-        write_text_atomically(Path(output), page, what="the review page")
     except MergeRefused as exc:
         raise _Stop(f"merge refused: {exc}") from None
-    except ReportWriteError as exc:
-        raise _Stop(str(exc)) from None
-    noun = "report" if len(reports) == 1 else "reports"
+    comparison = None
+    if before is not None:
+        from pytest_rubric.reports.diff import compare
+
+        shown = names[0] if len(names) == 1 else "the merged reports"
+        comparison = compare(before, data, baseline or "", shown)
+    return data, comparison
+
+
+def _written(
+    prog: str, command: str, names: list[str], data: Mapping[str, Any], output: str
+) -> None:
+    noun = "report" if len(names) == 1 else "reports"
     cases = data.get("cases")
     count = len(cases) if isinstance(cases, list) else 0
-    print(f"{prog} html: {len(reports)} {noun}, {count} cases -> {escape_controls(output)}")
-    return 0
+    print(f"{prog} {command}: {len(names)} {noun}, {count} cases -> {escape_controls(output)}")
 
 
 def _reports(output: str, names: list[str], *, elsewhere: str, refused: str) -> list[ShardReport]:
@@ -215,7 +340,16 @@ def _merge(output: str, names: list[str], prog: str) -> int:
     return 0
 
 
-def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
+def _diff(
+    old_name: str,
+    new_name: str,
+    *,
+    as_json: bool,
+    prog: str,
+    markdown: tuple[int, str] | None = None,
+) -> int:
+    """``diff``: the comparison printed as text, JSON or (``markdown``: its limit and
+    marker name) Markdown; the exit status as the comparison says."""
     from pytest_rubric.reports.diff import compare, read_report
     from pytest_rubric.reports.difftext import diff_lines
 
@@ -228,6 +362,10 @@ def _diff(old_name: str, new_name: str, *, as_json: bool, prog: str) -> int:
     comparison = compare(reports[0], reports[1], old_name, new_name)
     if as_json:
         shown = json.dumps(comparison, ensure_ascii=False, indent=1) + "\n"
+    elif markdown is not None:
+        from pytest_rubric.reports.mdchanges import diff_markdown
+
+        shown = diff_markdown(comparison, limit=markdown[0], marker_name=markdown[1])
     else:
         shown = "".join(f"{line}\n" for line in diff_lines(comparison, prog))
     # A comparison of no case in both reports vouches for nothing: never "unchanged".

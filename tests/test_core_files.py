@@ -114,7 +114,7 @@ def test_a_name_as_long_as_the_folder_takes_is_written_and_no_longer_one_is_refu
     assert "choose a shorter path" in problem
 
 
-@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html"])
+@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html", "--rubric-markdown"])
 def test_an_output_name_the_check_accepts_is_written_at_the_end(
     pytester: pytest.Pytester, option: str
 ) -> None:

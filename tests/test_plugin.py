@@ -574,7 +574,7 @@ def test_update_refusals_without_update_is_a_usage_error(pytester: pytest.Pytest
     assert report.read_text() == "{}"  # stopped before any case ran
 
 
-@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html"])
+@pytest.mark.parametrize("option", ["--rubric-report", "--rubric-html", "--rubric-markdown"])
 def test_an_output_named_as_a_case_file_is_a_usage_error_and_the_case_file_is_kept(
     pytester: pytest.Pytester, option: str
 ) -> None:

@@ -5,7 +5,9 @@ Convention: every ```text block in README.md and in docs/*.md shows output and f
     <!-- output of `python -m pytest ARGS` in PROJECT[, from "FIRST"][ to "LAST"][ on pytest>=X] -->
 
 (or ``python -m pytest_rubric ARGS``, the command line on reports; a demo in ``SETUP`` first
-runs the pytest commands listed there, e.g. to write the reports it compares).
+runs the pytest commands listed there, e.g. to write the reports it compares). With
+``, file "PATH"`` after PROJECT the block (```text or ```markdown) shows the file the command
+wrote at PATH instead of what it printed.
 
 PROJECT is ``example_project`` (a copy of it is used) or ``demo:NAME``, a small project whose case
 files are in ``DEMOS`` below (a file's text, its bytes, or a binary file under ``docs/demos/`` to copy;
@@ -46,8 +48,9 @@ FILES = (README, *sorted((ROOT / "docs").glob("*.md")))
 MARKER = re.compile(
     r"<!-- output of `python -m (?P<module>pytest_rubric|pytest)\b(?P<args>[^`]*)` in "
     r"(?P<project>[\w:.-]+)"
+    r'(?:, file "(?P<file>[^"]+)")?'
     r'(?:, from "(?P<first>[^"]+)")?(?: to "(?P<last>[^"]+)")?(?: on pytest>=(?P<pytest>[\d.]+))? -->\n'
-    r"```text\n(?P<block>.*?)```",
+    r"```(?:text|markdown)\n(?P<block>.*?)```",
     re.S,
 )
 
@@ -734,6 +737,8 @@ class Pasted:
     module: str
     args: tuple[str, ...]
     project: str
+    #: The file the block shows (the command's output file), or ``None``: what it printed.
+    written: str | None
     first: str | None
     last: str | None
     pytest_version: tuple[int, ...]
@@ -759,6 +764,7 @@ def pasted_blocks(file: Path, text: str | None = None) -> list[Pasted]:
             module=match["module"],
             args=tuple(match["args"].split()),
             project=match["project"],
+            written=match["file"],
             first=match["first"],
             last=match["last"],
             pytest_version=version(match["pytest"] or "0"),
@@ -813,7 +819,11 @@ def run(pasted: Pasted, where: Path) -> str:
         check=False,
         timeout=300,
     )
-    return completed.stdout.replace(str(where.resolve()), ".").replace(str(where), ".")
+    shown = completed.stdout
+    if pasted.written is not None:
+        target = where / pasted.written
+        shown = target.read_text(encoding="utf-8") if target.is_file() else ""
+    return shown.replace(str(where.resolve()), ".").replace(str(where), ".")
 
 
 def excerpt(pasted: Pasted, output: str) -> str:
@@ -873,7 +883,8 @@ PASTED = [pasted for file in FILES for pasted in pasted_blocks(file)]
 
 @pytest.mark.parametrize("file", FILES, ids=_name)
 def test_every_pasted_output_in_the_readme_has_a_marker(file: Path) -> None:
-    fenced = file.read_text(encoding="utf-8").count("```text\n")
+    text = file.read_text(encoding="utf-8")
+    fenced = text.count("```text\n") + text.count("```markdown\n")
     assert fenced == len(pasted_blocks(file)), (
         f"{_name(file)}: put an <!-- output of ... --> marker before each ```text block"
     )

@@ -25,6 +25,9 @@ from pytest_rubric.plugin.options import (
     baseline_path,
     clashing_paths,
     html_path,
+    markdown_limit,
+    markdown_marker,
+    markdown_path,
     report_path,
     review_rows,
     schema_path,
@@ -75,6 +78,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=html_path,
         help="write a review page (one self-contained HTML file: agreement ledgers with their "
         "disagreement rows, mismatches and case errors) to PATH at the end of the run",
+    )
+    group.addoption(
+        "--rubric-markdown",
+        action="store",
+        dest="rubric_markdown",
+        metavar="PATH",
+        default=None,
+        type=markdown_path,
+        help="write the run's results as Markdown (a PR comment, a CI job summary) to PATH: "
+        "the verdict, counts per evaluator, mismatches, case errors, ledgers; added to what "
+        "is there when PATH is $GITHUB_STEP_SUMMARY; never changes the run's outcome",
+    )
+    group.addoption(
+        "--rubric-markdown-limit",
+        action="store",
+        dest="rubric_markdown_limit",
+        metavar="CHARS",
+        default=None,
+        type=markdown_limit,
+        help="cut --rubric-markdown's lists to fit in CHARS characters (default 65536, what "
+        "a GitHub comment holds); the verdict and the counts are never cut",
+    )
+    group.addoption(
+        "--rubric-markdown-marker",
+        action="store",
+        dest="rubric_markdown_marker",
+        metavar="NAME",
+        default=None,
+        type=markdown_marker,
+        help="start --rubric-markdown with <!-- NAME --> (default pytest-rubric), which a "
+        "workflow finds to update one pull request comment",
     )
     group.addoption(
         "--rubric-baseline",

@@ -25,6 +25,47 @@ def html_path(value: str) -> str:
     return _writable(value, "--rubric-html", "rubric-review.html")
 
 
+def markdown_path(value: str) -> str:
+    """``--rubric-markdown``'s ``type=``: a path that can be written (or added to, when it is
+    the GitHub job summary), checked before any case runs."""
+    import os
+
+    from pytest_rubric.reports.mdwrite import markdown_problem
+
+    checked = _writable(value, "--rubric-markdown", "rubric-summary.md", check=False)
+    problem = markdown_problem(checked, "--rubric-markdown", "rubric-summary.md", os.environ)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return checked
+
+
+def markdown_limit(value: str) -> int:
+    """``--rubric-markdown-limit``'s ``type=``: a size in characters, large enough for the
+    verdict, the counts and a list's first entries."""
+    from pytest_rubric.reports.markdown import DEFAULT_LIMIT, MIN_LIMIT
+
+    try:
+        size = int(value)
+    except ValueError:
+        size = -1
+    if size < MIN_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a size the Markdown fits in; give a number of characters, "
+            f"{MIN_LIMIT:,} or more, e.g. {DEFAULT_LIMIT} (a GitHub comment's limit)"
+        )
+    return size
+
+
+def markdown_marker(value: str) -> str:
+    """``--rubric-markdown-marker``'s ``type=``: a name for the marker comment."""
+    from pytest_rubric.reports.mdtext import marker_problem
+
+    problem = marker_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def schema_path(value: str) -> str:
     """``--rubric-schema``'s ``type=``: a path that can be written, checked before collection."""
     return _writable(value, "--rubric-schema", ".rubric-schema.json")
@@ -72,6 +113,7 @@ def read_baseline(path: str) -> Mapping[str, Any]:
 _OUTPUTS = (
     ("--rubric-report", "rubric_report", "rubric-report.json"),
     ("--rubric-html", "rubric_html", "rubric-review.html"),
+    ("--rubric-markdown", "rubric_markdown", "rubric-summary.md"),
     ("--rubric-schema", "rubric_schema", ".rubric-schema.json"),
     ("--junitxml", "xmlpath", "junit.xml"),  # pytest's own, absent with -p no:junitxml
 )
@@ -130,7 +172,7 @@ def update_mode(value: str) -> str:
     return value
 
 
-def _writable(value: str, option: str, example: str) -> str:
+def _writable(value: str, option: str, example: str, *, check: bool = True) -> str:
     from pytest_rubric.core.files import path_problem  # only when an output path is given
 
     if value.endswith(CASE_FILE_SUFFIXES):
@@ -139,7 +181,7 @@ def _writable(value: str, option: str, example: str) -> str:
             f"{value!r} is named as a case file ({' or '.join(CASE_FILE_SUFFIXES)}), which this "
             f"output would replace; name it otherwise, e.g. {option}={example}"
         )
-    problem = path_problem(value, option, example)
+    problem = path_problem(value, option, example) if check else None
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return value

@@ -52,6 +52,8 @@ class RubricRun:
         self.report_path: str | None = config.option.rubric_report
         self.cases: dict[str, Payload] = {}
         self.write_error: str | None = None
+        #: Why the Markdown was not written: said, never a change of the outcome.
+        self.markdown_error: str | None = None
         self.hook_errors: list[str] = []
         # Workers only run cases; their controller summarises and writes.
         self.is_worker = hasattr(config, "workerinput")
@@ -126,7 +128,8 @@ class RubricRun:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         html_path: str | None = self.config.option.rubric_html
-        wanted = self.report_path is not None or html_path is not None
+        markdown_path: str | None = self.config.option.rubric_markdown
+        wanted = self.report_path is not None or html_path is not None or markdown_path is not None
         if not (wanted or self.baseline is not None) or self.is_worker:
             return
         options = self.config.option
@@ -171,6 +174,41 @@ class RubricRun:
             )
         if self.write_error is not None and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if data is not None and markdown_path is not None:
+            self._write_markdown(markdown_path, data)
+
+    def _write_markdown(self, path: str, data: dict[str, Any]) -> None:
+        """The run's Markdown, after the outcome is settled: it never changes it, and a
+        write that fails is said in the summary."""
+        import os
+
+        try:
+            from pytest_rubric.reports.markdown import DEFAULT_LIMIT, run_markdown
+            from pytest_rubric.reports.mdtext import DEFAULT_MARKER
+            from pytest_rubric.reports.mdwrite import write_markdown
+
+            options = self.config.option
+            since = []
+            if self.comparison is not None:
+                from pytest_rubric.reports.mdchanges import baseline_parts
+
+                since = baseline_parts(self.comparison, options.rubric_baseline)
+            text = run_markdown(
+                data,
+                since=since,
+                limit=options.rubric_markdown_limit or DEFAULT_LIMIT,
+                marker_name=options.rubric_markdown_marker or DEFAULT_MARKER,
+            )
+            write_markdown(path, text, os.environ, what="the rubric Markdown")
+        except Exception as exc:
+            from pytest_rubric.core.errors import ReportWriteError
+
+            if isinstance(exc, ReportWriteError):
+                self.markdown_error = str(exc)
+            else:
+                self.markdown_error = (
+                    f"the rubric Markdown was not written: {type(exc).__name__}: {exc}"
+                )
 
     def _compare(self, before: Mapping[str, Any], data: dict[str, Any]) -> None:
         """What changed since the baseline, for the summary and the page; a comparison
@@ -212,6 +250,7 @@ class RubricRun:
             not self.cases
             and not self.hook_errors
             and self.write_error is None
+            and self.markdown_error is None
             and self.comparison is None
             and self.comparison_error is None
         ):
@@ -239,6 +278,8 @@ class RubricRun:
             )
         if self.write_error is not None:
             terminalreporter.write_line(f"ERROR: {escape_controls(self.write_error)}", red=True)
+        if self.markdown_error is not None:
+            terminalreporter.write_line(f"ERROR: {escape_controls(self.markdown_error)}", red=True)
 
     def _since(self) -> list[str]:
         """The summary's lines on what changed since the baseline, if one was given."""

@@ -113,12 +113,14 @@ def update_reads_of(config: pytest.Config) -> CaseFileReads:
 
 def wants_full_records(config: pytest.Config) -> bool:
     """Whether records are full, with each case's input, expected answer, answer and
-    evidence (only a report, a review page or a comparison with a baseline reads them)."""
+    evidence (only a report, a review page, the Markdown or a comparison with a baseline
+    reads them)."""
     option = config.option
     return (
         option.rubric_report is not None
         or option.rubric_html is not None
         or option.rubric_baseline is not None
+        or option.rubric_markdown is not None
     )
 
 

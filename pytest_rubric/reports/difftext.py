@@ -11,14 +11,14 @@ are quoted as JSON quotes them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.labelblocks import MATRIX_CELLS
 from pytest_rubric.reports.diff import CaseChange, Comparison, LedgerChange, Moved
 
 #: Sections of case changes, in the order shown: the change, its heading.
-_SECTIONS = (
+SECTIONS = (
     ("outcome", "outcome changed"),
     ("only-new", "only in new"),
     ("only-old", "only in old"),
@@ -28,10 +28,10 @@ _SECTIONS = (
 
 def diff_lines(comparison: Comparison, prog: str = "pytest-rubric") -> list[str]:
     """What ``pytest-rubric diff`` prints: every change."""
-    old, new = _name(comparison["old"]["report"]), _name(comparison["new"]["report"])
-    counted = _counted(comparison, "no case ran in both reports")
+    old, new = _shown_name(comparison["old"]["report"]), _shown_name(comparison["new"]["report"])
+    counted = counted_text(comparison, "no case ran in both reports")
     lines = [f"{prog} diff: {counted or 'nothing changed'} ({old} -> {new})"]
-    lines.extend(_suites_line(comparison))
+    lines.extend(suite_notes(comparison))
     lines.extend(change_lines(comparison))
     return lines
 
@@ -39,17 +39,17 @@ def diff_lines(comparison: Comparison, prog: str = "pytest-rubric") -> list[str]
 def baseline_lines(comparison: Comparison, baseline: str, *, limit: int) -> list[str]:
     """The rubric summary's section on what changed since the report ``baseline``:
     at most ``limit`` lines a section, and as many IDs a ledger."""
-    counted = _counted(comparison, "no case ran both in the baseline and in this run")
+    counted = counted_text(comparison, "no case ran both in the baseline and in this run")
     if not counted:
-        lines = [f"nothing changed since baseline {_name(baseline)}"]
-        return lines + [f"  {line}" for line in _suites_line(comparison)]
-    lines = [f"since baseline {_name(baseline)}: {counted}"]
-    lines.extend(f"  {line}" for line in _suites_line(comparison))
+        lines = [f"nothing changed since baseline {_shown_name(baseline)}"]
+        return lines + [f"  {line}" for line in suite_notes(comparison)]
+    lines = [f"since baseline {_shown_name(baseline)}: {counted}"]
+    lines.extend(f"  {line}" for line in suite_notes(comparison))
     lines.extend(f"  {line}" for line in change_lines(comparison, limit=limit))
     return lines
 
 
-def _counted(comparison: Comparison, none_in_both: str) -> str:
+def counted_text(comparison: Comparison, none_in_both: str) -> str:
     """The counts, and ``nothing compared: <none_in_both>`` after them when no case was
     in both reports: a comparison of nothing must never read as "nothing changed"."""
     counted = counts_text(comparison)
@@ -83,7 +83,7 @@ def change_lines(comparison: Comparison, *, limit: int | None = None) -> list[st
     """A section a kind of change, then the ledgers; each at most ``limit`` entries long
     (``None``: all of them)."""
     lines: list[str] = []
-    for change, heading in _SECTIONS:
+    for change, heading in SECTIONS:
         entries = [entry for entry in comparison["cases"] if entry["change"] == change]
         if entries:
             lines.append(f"{heading} ({len(entries)}):")
@@ -163,10 +163,12 @@ def _ids(moved: Sequence[Moved], limit: int | None) -> str:
     return text + (f", and {len(moved) - len(shown)} more" if len(moved) > len(shown) else "")
 
 
-def _suites_line(comparison: Comparison) -> list[str]:
+def suite_notes(comparison: Comparison, name: Callable[[str], str] | None = None) -> list[str]:
     """How the suites differ, where the sections of changes do not say it: runs that
     share no case (another rootdir, another project), and cases of one suite only that
-    the run collecting them did not run; then the cases neither compared."""
+    the run collecting them did not run; then the cases neither compared. ``name`` shows
+    a report's name (as the terminal shows it, unless given)."""
+    show = _shown_name if name is None else name
     lines = []
     old, new = comparison["old"], comparison["new"]
     summary = comparison["summary"]
@@ -174,7 +176,7 @@ def _suites_line(comparison: Comparison) -> list[str]:
     if shared == 0 and old["collected"] and new["collected"]:
         lines.append(
             f"the runs collected no case in common ({_cases(old['collected'])} in "
-            f"{_name(old['report'])}, {_cases(new['collected'])} in {_name(new['report'])}): "
+            f"{show(old['report'])}, {_cases(new['collected'])} in {show(new['report'])}): "
             "node IDs are relative to each run's rootdir; were both run from the same one?"
         )
     else:
@@ -182,7 +184,7 @@ def _suites_line(comparison: Comparison) -> list[str]:
             (old["collectedOnly"] - summary["onlyOld"], old["report"]),
             (new["collectedOnly"] - summary["onlyNew"], new["report"]),
         )
-        parts = [f"{_cases(count)} in {_name(name)}" for count, name in unlisted if count > 0]
+        parts = [f"{_cases(count)} in {show(report)}" for count, report in unlisted if count > 0]
         if parts:
             lines.append(
                 "cases of one suite only, not run by the run that collected them: "
@@ -209,5 +211,5 @@ def _quoted(text: str) -> str:
     return escape_controls(json.dumps(text, ensure_ascii=False))
 
 
-def _name(text: str) -> str:
+def _shown_name(text: str) -> str:
     return escape_controls(text)

@@ -68,7 +68,7 @@ def page_data(
                 "total": answer.get("total"),
                 "rows": _rows(review.get("rows")),
                 "more": review.get("more", 0),
-                "graders": _graders(review.get("graders")),
+                "graders": grader_names(review.get("graders")),
                 **ledger_groups(review),
             }
             if since is not None and isinstance(nodeid, str):
@@ -162,7 +162,7 @@ def _problem(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _graders(value: object) -> dict[str, str]:
+def grader_names(value: object) -> dict[str, str]:
     """The names a ledger's ``graders`` gives a and b, or ``a`` and ``b`` themselves."""
     names = value if isinstance(value, Mapping) else {}
     return {

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import TypeAlias, cast
 
-from pytest_rubric.reports.records import CaseRecord, DatasetRecord, RecordHead
+from pytest_rubric.reports.records import CaseRecord, DatasetRecord, RecordHead, ledger_of
 
 
 class _Sealed(RecordHead):
@@ -16,9 +16,12 @@ class _Sealed(RecordHead):
 
 class SealedRecord(_Sealed, total=False):
     """A record's head, and the whole record as the report writes it (``sealed``); for a
-    dataset's row, its ``dataset`` too (the summary counts rows by dataset)."""
+    dataset's row, its ``dataset`` too (the summary counts rows by dataset); for a
+    ledger's record (:func:`~pytest_rubric.reports.records.ledger_of`), ``ledger``, so
+    that the Markdown counts ledgers without reading every record back."""
 
     dataset: DatasetRecord
+    ledger: bool
 
 
 #: A record as a run keeps it: whole, or sealed (when a report or page reads them).
@@ -50,6 +53,8 @@ def sealed(record: CaseRecord, input_text: str | None = None) -> SealedRecord:
     head["sealed"] = text
     if "dataset" in record:
         head["dataset"] = record["dataset"]
+    if ledger_of(record) is not None:
+        head["ledger"] = True
     return head
 
 

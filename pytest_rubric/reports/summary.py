@@ -88,24 +88,29 @@ def summary_lines(
     return lines
 
 
-def _dataset_lines(records: Sequence[KeptRecord]) -> list[str]:
-    """Each dataset's rows counted by outcome, a line each, in file order."""
+def dataset_counts(records: Sequence[KeptRecord]) -> dict[tuple[str, str], dict[str, int]]:
+    """Each dataset's rows counted by outcome, by its file and case ID, in file order."""
     by_dataset: dict[tuple[str, str], dict[str, int]] = {}
     for record in in_file_order(records):
         of = record.get("dataset")
         if of is not None:
             row = by_dataset.setdefault((record["file"], of["case"]), dict.fromkeys(OUTCOMES, 0))
             row[record["outcome"]] += 1
+    return by_dataset
+
+
+def _dataset_lines(records: Sequence[KeptRecord]) -> list[str]:
+    """Each dataset's rows counted by outcome, a line each, in file order."""
     lines = []
-    for (file, case), row in by_dataset.items():
-        shown = ", ".join(plural(row[key], *words) for key, words in _ROW_WORDS if row[key])
+    for (file, case), row in dataset_counts(records).items():
+        shown = ", ".join(plural(row[key], *words) for key, words in ROW_WORDS if row[key])
         total = plural(sum(row.values()), "row")
         lines.append(escape_controls(f"  dataset {case} ({file}): {total}, {shown}"))
     return lines
 
 
 #: Outcomes, each with its words for a count of rows, singular and plural.
-_ROW_WORDS = tuple(zip(OUTCOMES, COUNT_WORDS.values(), strict=True))
+ROW_WORDS = tuple(zip(OUTCOMES, COUNT_WORDS.values(), strict=True))
 
 
 def _parked_lines(records: Sequence[KeptRecord]) -> list[str]:
