@@ -373,6 +373,7 @@ LEDGER = Record(
         "side": _one_of(("", "a", "b")),
         "group_by": _SOME_PATH,
         "panel": _maybe(PANEL.codec()),
+        "both_judged": _maybe(LINE_COL),
     },
 )
 DATASET = Record(

@@ -97,6 +97,8 @@ class Ledger:
     #: ``panel:``: every grader of a panel (``a`` and ``b`` are then its first two), or
     #: ``None``. Each pair is read as the ledger :meth:`of_pair` gives.
     panel: Panel | None = None
+    #: A pair's ``overlap: both-judged``: where its panel is written; else ``None``.
+    both_judged: Position | None = None
 
     #: How messages name the block a key path is written in.
     block = "ledger"
@@ -117,6 +119,7 @@ class Ledger:
         panel = self.panel
         assert panel is not None
         graders = (panel.names[x], panel.names[y])
+        both_judged = panel.at if panel.both_judged else None
         if panel.sides:
             side_a, side_b = panel.sides[x], panel.sides[y]
             return replace(
@@ -127,12 +130,25 @@ class Ledger:
                 join=(side_a, side_b),
                 graders=graders,
                 panel=None,
+                both_judged=both_judged,
             )
         if panel.judges:
             return replace(
-                self, a_name=panel.judges[x], b_name=panel.judges[y], graders=graders, panel=None
+                self,
+                a_name=panel.judges[x],
+                b_name=panel.judges[y],
+                graders=graders,
+                panel=None,
+                both_judged=both_judged,
             )
-        return replace(self, a=panel.paths[x], b=panel.paths[y], graders=graders, panel=None)
+        return replace(
+            self,
+            a=panel.paths[x],
+            b=panel.paths[y],
+            graders=graders,
+            panel=None,
+            both_judged=both_judged,
+        )
 
     def vocabulary(self) -> str:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""

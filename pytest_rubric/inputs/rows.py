@@ -99,7 +99,9 @@ class FileRows:
         ``None``, and nothing after it, where a block holds anything else; then read the
         rows one at a time, which says exactly what is wrong and where."""
         ledger = self.file.ledger
-        if ledger is not None and (ledger.selection.where or ledger.selection.ids_as_text):
+        if ledger is not None and (
+            ledger.selection.where or ledger.selection.ids_as_text or ledger.both_judged
+        ):
             return iter((None,))
         this = taken("blocks", None if ledger is None else ledger.group_by)
         self.passes.append(this)
