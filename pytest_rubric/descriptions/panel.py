@@ -64,11 +64,13 @@ class Panel:
 @dataclass(frozen=True, slots=True)
 class PairOf:
     """Where a case made from a panel's pair comes from: the panel case's ID, the pair's
-    name (``judge vs editor``), and every pair of the panel by name, in panel order."""
+    name (``judge vs editor``), every pair of the panel by name, in panel order, and
+    whether its expected answer is its own (``expected_pairs``) rather than the case's."""
 
     panel: str
     pair: str
     pairs: tuple[str, ...]
+    pinned: bool = False
 
 
 def read_panel(

@@ -56,7 +56,7 @@ def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
             case,
             name=f"{case.name}[{name}]",
             input_file=input_file,
-            pair=PairOf(case.name, name, names),
+            pair=PairOf(case.name, name, names, pinned=pinned is not None),
             pairs=False,
         )
         if pinned is not None:
