@@ -374,3 +374,36 @@ def test_a_join_panel_answers_as_the_join_of_each_pair(tmp_path: Path) -> None:
             f"      graders: {{a: {a}.csv, b: {b}.csv}}\n    expected: {{}}\n",
         )
         assert seen(run(case)) == seen(run(ref))
+
+
+def test_the_export_is_read_once_for_every_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_rubric.inputs.formats.csvfile import Csv
+
+    (tmp_path / "export.csv").write_text(EXPORT, encoding="utf-8")
+    made = load(
+        tmp_path,
+        "    input_file: export.csv\n    ledger:\n      panel: [judge, editor, lead]\n"
+        "      labels: {PASS: true, FAIL: false}\n    expected: {}\n",
+    )
+    reads: list[str] = []
+    rows = Csv.rows
+
+    def counted(self: Csv, *args: Any) -> Any:
+        reads.append("rows")
+        return rows(self, *args)
+
+    monkeypatch.setattr(Csv, "rows", counted)
+    answers: list[Any] = [
+        run_case(case, AGREEMENT, path="c.rubric.yaml", source="").actual for case in made
+    ]
+    assert reads == ["rows"]
+    assert [answer["agreement"] for answer in answers] == [2, 2, 1]
+    # A pair whose labels are not all plain reads its own rows, which say what is wrong.
+    (tmp_path / "export.csv").write_text(EXPORT + "c4,PASS,PASS,\n", encoding="utf-8")
+    reads.clear()
+    answers = [run_case(case, AGREEMENT, path="c.rubric.yaml", source="").actual for case in made]
+    assert answers[0]["total"] == 4
+    assert answers[1] == answers[2] == {"error": "review-label"}
+    assert len(reads) == 3  # once for all, then once for each pair that is not plain

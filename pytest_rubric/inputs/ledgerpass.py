@@ -18,12 +18,15 @@ from pytest_rubric.descriptions.keypaths import ABSENT, getter
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.descriptions.misfits import LedgerError
 from pytest_rubric.descriptions.selection import Conditions
-from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.judgements import judgements_of, kept_rows
+from pytest_rubric.inputs.judgements import (
+    both_judged_judgements,
+    both_judged_rows,
+    judgements_of,
+    kept_rows,
+)
 from pytest_rubric.inputs.ledgermaps import mapped_rows
 from pytest_rubric.inputs.notewords import path_break
-from pytest_rubric.inputs.overlap import both_judged_judgements, both_judged_rows
 from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
 from pytest_rubric.inputs.passes import Pass, close_groups
 from pytest_rubric.inputs.textfiles import unreadable
@@ -78,15 +81,7 @@ def _paired(
     assert here is not None
     judgements = judgements_of(raw, ledger.grader, ledger.label, conditions, here)
     if ledger.both_judged is not None:
-        grader, label = ledger.grader, ledger.label
-
-        def again() -> Iterator[object]:
-            """The judgements read afresh, to find which cases each of the pair judged."""
-            fresh = file.reader.rows(file, case_file, Cursor())
-            kept = Conditions(ledger.selection.where, lambda: file.display)
-            return judgements_of(fresh, grader, label, kept, lambda: file.display)
-
-        judgements = both_judged_judgements(judgements, again, ledger, this.findings, case_file)
+        judgements = both_judged_judgements(judgements, file, this.findings, case_file)
     find_lone = partial(file.reader.lone_judgements, file)
     places = PairingPlaces(this.cursor, here)
     return paired_judgements(judgements, ledger, this.findings, places, find_lone, case_file)

@@ -43,7 +43,7 @@ def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
     for (x, y), name in zip(panel.pairs(), names, strict=True):
         pair = ledger.of_pair(x, y)
         if pair.join is None:
-            input_file = replace(source, ledger=pair)
+            input_file = replace(source, ledger=pair, pair_of=(ledger, x, y))
         else:
             sides = []
             for side in pair.join:
