@@ -11,10 +11,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import pytest_rubric
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.evaluators.builtin import AGREEMENT
@@ -24,6 +26,7 @@ from pytest_rubric.running.panelcases import panel_cases
 from pytest_rubric.running.runner import run_case
 
 GRADERS = ("g0", "g1", "g2")
+SHIPPED = Path(pytest_rubric.__file__).parent
 
 
 def load(folder: Path, body: str) -> list[Case]:
@@ -407,3 +410,38 @@ def test_the_export_is_read_once_for_every_pair(
     assert answers[0]["total"] == 4
     assert answers[1] == answers[2] == {"error": "review-label"}
     assert len(reads) == 3  # once for all, then once for each pair that is not plain
+
+
+def test_the_summary_tables_a_panel_and_the_report_links_its_pairs(
+    pytester: pytest.Pytester,
+) -> None:
+    panel_project(pytester)
+    result = pytester.runpytest("-p", "no:randomly", "--rubric-report=report.json")
+    result.stdout.fnmatch_lines(
+        [
+            "  panel week (panel.rubric.yaml): 3 pairs",
+            "    Judge vs Editor        2/3",
+            "    Judge vs Lead          2/3",
+            "    Editor vs Lead         1/3  [[]mismatched[]]",
+        ]
+    )
+    data = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, json.loads(SHIPPED.joinpath("report.schema.json").read_text()))
+    pairs = ["Judge vs Editor", "Judge vs Lead", "Editor vs Lead"]
+    linked = {record["panel"]["pair"]: record["panel"] for record in data["cases"]}
+    assert linked == {
+        pair: {"case": "week", "pair": pair, "pairs": pairs, "agreement": agreed, "total": 3}
+        for pair, agreed in zip(pairs, (2, 2, 1), strict=True)
+    }
+
+
+def test_a_panel_case_file_is_valid_under_the_shipped_schema() -> None:
+    import yaml
+
+    schema = json.loads(SHIPPED.joinpath("case-file.schema.json").read_text(encoding="utf-8"))
+    for expectation in (PINNED, "    expected_subset: {total: 3}\n"):
+        jsonschema.validate(yaml.safe_load(PANEL % expectation), schema)
+    both = yaml.safe_load(PANEL % PINNED)
+    both["cases"][0]["expected"] = {}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(both, schema)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import TypeAlias, cast
 
-from pytest_rubric.reports.records import CaseRecord, DatasetRecord, RecordHead
+from pytest_rubric.reports.records import CaseRecord, DatasetRecord, PanelRecord, RecordHead
 
 
 class _Sealed(RecordHead):
@@ -16,9 +16,11 @@ class _Sealed(RecordHead):
 
 class SealedRecord(_Sealed, total=False):
     """A record's head, and the whole record as the report writes it (``sealed``); for a
-    dataset's row, its ``dataset`` too (the summary counts rows by dataset)."""
+    dataset's row, its ``dataset`` too (the summary counts rows by dataset), and for a
+    panel's pair its ``panel`` (the summary tables the pairs)."""
 
     dataset: DatasetRecord
+    panel: PanelRecord
 
 
 #: A record as a run keeps it: whole, or sealed (when a report or page reads them).
@@ -50,6 +52,8 @@ def sealed(record: CaseRecord, input_text: str | None = None) -> SealedRecord:
     head["sealed"] = text
     if "dataset" in record:
         head["dataset"] = record["dataset"]
+    if "panel" in record:
+        head["panel"] = record["panel"]
     return head
 
 
