@@ -144,8 +144,11 @@ def _panel(
     actual = None if outcome is None else outcome.actual
     if isinstance(actual, dict):
         agreement, total = actual.get("agreement"), actual.get("total")
+        error = actual.get("error")
         if type(agreement) is int and type(total) is int:
             panel["agreement"], panel["total"] = agreement, total
+        elif type(error) is str:
+            panel["error"] = error
     return panel
 
 

@@ -75,11 +75,12 @@ class _PanelRecord(TypedDict):
 class PanelRecord(_PanelRecord, total=False):
     """Whose pair a case is: the panel case's ID, the pair's name (``judge vs editor``)
     and every pair of the panel in panel order (the pairs' records link through it); and
-    the pair's ``agreement`` and ``total`` where its answer holds them (the summary's
-    table of the panel)."""
+    the pair's ``agreement`` and ``total`` where its answer holds them, or its
+    ``error`` (the summary's table of the panel)."""
 
     agreement: int
     total: int
+    error: str
 
 
 class UpdateRecord(TypedDict):

@@ -125,7 +125,7 @@ def _panel_lines(records: Sequence[KeptRecord]) -> list[str]:
             if pair is None:
                 continue
             of = pair["panel"]
-            figure = f"{of['agreement']}/{of['total']}" if "total" in of else "-"
+            figure = f"{of['agreement']}/{of['total']}" if "total" in of else of.get("error", "-")
             mark = "" if pair["outcome"] == "matched" else f"  [{pair['outcome']}]"
             lines.append(escape_controls(f"    {name:<{width}}  {figure:>9}{mark}"))
     return lines
