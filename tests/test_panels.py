@@ -430,7 +430,14 @@ def test_the_summary_tables_a_panel_and_the_report_links_its_pairs(
     pairs = ["Judge vs Editor", "Judge vs Lead", "Editor vs Lead"]
     linked = {record["panel"]["pair"]: record["panel"] for record in data["cases"]}
     assert linked == {
-        pair: {"case": "week", "pair": pair, "pairs": pairs, "agreement": agreed, "total": 3}
+        pair: {
+            "case": "week",
+            "pair": pair,
+            "pairs": pairs,
+            "graders": ["Judge", "Editor", "Lead"],
+            "agreement": agreed,
+            "total": 3,
+        }
         for pair, agreed in zip(pairs, (2, 2, 1), strict=True)
     }
 
@@ -458,3 +465,23 @@ def test_rubric_update_leaves_a_panel_case_file_alone_and_says_so(
         ["1 pair of a panel not written (panel.rubric.yaml::week[[]Editor vs Lead[]]): *"]
     )
     assert (pytester.path / "panel.rubric.yaml").read_bytes() == before
+
+
+def test_the_review_page_grids_a_panel_each_cell_leading_to_its_pair(
+    pytester: pytest.Pytester,
+) -> None:
+    from pytest_rubric.reports.htmlpage import review_page
+    from pytest_rubric.reports.pagedata import page_data
+
+    panel_project(pytester)
+    pytester.runpytest("--rubric-report=report.json", "--rubric-html=review.html")
+    report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+    (panel,) = page_data(report)["panels"]
+    assert panel["graders"] == ["Judge", "Editor", "Lead"]
+    ledgers = page_data(report)["ledgers"]
+    for name, agreed in (("Judge vs Editor", 2), ("Judge vs Lead", 2), ("Editor vs Lead", 1)):
+        pair = panel["pairs"][name]
+        assert (pair["agreement"], pair["total"]) == (agreed, 3)
+        assert ledgers[pair["ledger"]]["case"] == f"week[{name}]"  # the cell leads to its rows
+    assert "function panelSection" in review_page(report)
+    assert "panelSection" in (pytester.path / "review.html").read_text(encoding="utf-8")

@@ -65,12 +65,14 @@ class Panel:
 class PairOf:
     """Where a case made from a panel's pair comes from: the panel case's ID, the pair's
     name (``judge vs editor``), every pair of the panel by name, in panel order, and
-    whether its expected answer is its own (``expected_pairs``) rather than the case's."""
+    whether its expected answer is its own (``expected_pairs``) rather than the case's,
+    and the panel's graders as people read them, in panel order."""
 
     panel: str
     pair: str
     pairs: tuple[str, ...]
     pinned: bool = False
+    graders: tuple[str, ...] = ()
 
 
 def read_panel(

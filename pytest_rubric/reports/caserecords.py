@@ -133,6 +133,7 @@ def _finished(
     if case.pair is not None:
         pair = case.pair
         record["panel"] = _panel(pair.panel, pair.pair, pair.pairs, outcome)
+        record["panel"]["graders"] = list(pair.graders)
     return record
 
 

@@ -73,14 +73,15 @@ class _PanelRecord(TypedDict):
 
 
 class PanelRecord(_PanelRecord, total=False):
-    """Whose pair a case is: the panel case's ID, the pair's name (``judge vs editor``)
-    and every pair of the panel in panel order (the pairs' records link through it); and
+    """Whose pair a case is: the panel case's ID, the pair's name (``judge vs editor``),
+    the panel's graders and every pair of the panel in panel order (the pairs' records link through it); and
     the pair's ``agreement`` and ``total`` where its answer holds them, or its
     ``error`` (the summary's table of the panel)."""
 
     agreement: int
     total: int
     error: str
+    graders: list[str]
 
 
 class UpdateRecord(TypedDict):

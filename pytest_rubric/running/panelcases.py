@@ -56,7 +56,7 @@ def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
             case,
             name=f"{case.name}[{name}]",
             input_file=input_file,
-            pair=PairOf(case.name, name, names, pinned=pinned is not None),
+            pair=PairOf(case.name, name, names, pinned=pinned is not None, graders=panel.names),
             pairs=False,
         )
         if pinned is not None:
