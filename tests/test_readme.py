@@ -556,6 +556,62 @@ cases:
 """,
         "rubrics/exports/inspect-epochs.eval": DEMO_FILES / "tools/inspect-epochs.eval",
     },
+    # "A panel of graders": three annotators a task, as Label Studio and Prodigy write them.
+    "panel": {
+        "rubrics/panels.rubric.yaml": """\
+evaluator: agreement
+cases:
+  - id: label-studio
+    input_file: exports/label-studio-panel.json   # three users annotate each task
+    ledger:
+      rows: per-judgement
+      id: id
+      ids: as-text
+      grader: annotations.completed_by
+      label: annotations.result.0.value.choices.0
+      panel: [10, 12, 14]                  # user IDs, as the export holds them
+      graders: [ana, ben, cleo]
+      labels: {PASS: true, FAIL: false}
+      where: {annotations.was_cancelled: false}
+    expected_pairs:
+      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+      ana vs cleo: {error: review-label}
+      ben vs cleo: {error: review-label}
+
+  - id: label-studio-both-judged
+    input_file: exports/label-studio-panel.json
+    ledger:
+      rows: per-judgement
+      id: id
+      ids: as-text
+      grader: annotations.completed_by
+      label: annotations.result.0.value.choices.0
+      panel: [10, 12, 14]
+      graders: [ana, ben, cleo]
+      labels: {PASS: true, FAIL: false}
+      where: {annotations.was_cancelled: false}
+      overlap: both-judged                 # cleo cancelled task 105
+    expected_pairs:
+      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+      ana vs cleo: {matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 5, total: 7, disagreements: ["102", "108"]}
+      ben vs cleo: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 0}, agreement: 6, total: 7, disagreements: ["102"]}
+
+  - id: prodigy-sessions
+    input_file: exports/prodigy-panel.jsonl   # db-out: one session per annotator
+    ledger:
+      rows: per-judgement
+      id: _input_hash
+      ids: as-text
+      grader: _session_id
+      label: answer
+      panel: [headlines_check-rita, headlines_check-omar, headlines_check-lena]
+      graders: [rita, omar, lena]
+      labels: {accept: true, reject: false}
+    expected_subset: {total: 8}
+""",
+        "rubrics/exports/label-studio-panel.json": DEMO_FILES / "tools/label-studio-panel.json",
+        "rubrics/exports/prodigy-panel.jsonl": DEMO_FILES / "tools/prodigy-panel.jsonl",
+    },
     # "Exports as they come": the Parquet case where pyarrow is not installed (the conftest hides it).
     "export-no-pyarrow": {
         "conftest.py": """\

@@ -158,7 +158,7 @@ def test_a_report_against_itself_says_nothing_changed_and_exits_0(
     assert made["old"] == {
         "report": path,
         "pytestRubric": base["pytestRubric"],
-        "cases": 42,
+        "cases": 45,
         "digest": base["suite"]["digest"],
         "collected": 42,
         "collectedOnly": 0,
@@ -303,7 +303,7 @@ def test_reports_of_different_suites_compare_and_say_so(
     extra = {**case_of(base, REASON), "nodeid": "rubrics/late.rubric.yaml::late", "case": "late"}
     extra["file"] = "rubrics/late.rubric.yaml"
     base["cases"].append(extra)
-    base["suite"] = suite_record([*base["suite"]["nodeids"], extra["nodeid"]], 43)
+    base["suite"] = suite_record([*base["suite"]["nodeids"], extra["nodeid"]], 46)
     new = written(tmp_path, "new.json", settled(base))
     status, lines, _ = diff(capsys, old, new)
     assert status == 1

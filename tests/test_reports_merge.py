@@ -115,7 +115,7 @@ def test_three_pytest_split_shards_merge_into_the_report_of_one_whole_run(
     result = rubric("merge", "-o", tmp_path / "merged.json", *SHARDS, cwd=runs.folder)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == (
-        f"python -m pytest_rubric merge: 3 reports, 42 cases (39 matched, 1 mismatched, "
+        f"python -m pytest_rubric merge: 3 reports, 45 cases (42 matched, 1 mismatched, "
         f"1 skipped, 1 xfailed) -> {tmp_path / 'merged.json'}\n"
     )
     merged = json.loads((tmp_path / "merged.json").read_text(encoding="utf-8"))
@@ -129,7 +129,7 @@ def test_three_pytest_split_shards_merge_into_the_report_of_one_whole_run(
 
 def test_each_shard_report_records_the_whole_suite_and_which_group_it_ran(runs: Runs) -> None:
     whole = runs.report("whole.json")
-    assert whole["suite"]["collected"] == whole["suite"]["selected"] == len(whole["cases"]) == 42
+    assert whole["suite"]["collected"] == whole["suite"]["selected"] == len(whole["cases"]) == 45
     assert whole["suite"]["nodeids"] == sorted(case["nodeid"] for case in whole["cases"])
     reported: list[str] = []
     for group, name in enumerate(SHARDS, start=1):
@@ -148,8 +148,8 @@ def test_a_run_records_the_suite_it_collected_before_deselecting(
     narrowed = runs.report("narrowed.json")
     validate(narrowed)
     assert narrowed["suite"]["digest"] == runs.report("whole.json")["suite"]["digest"]
-    assert narrowed["suite"]["collected"] == 42
-    assert narrowed["suite"]["selected"] == len(narrowed["cases"]) < 42
+    assert narrowed["suite"]["collected"] == 45
+    assert narrowed["suite"]["selected"] == len(narrowed["cases"]) < 45
     result = rubric("merge", "-o", tmp_path / "merged.json", "narrowed.json", cwd=runs.folder)
     assert result.returncode == 2
     assert "the suite is incomplete" in result.stderr
@@ -175,15 +175,15 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
     "a-missing-shard": (
         ["s1.json", "s2.json"],
         {},
-        "merge refused: the suite is incomplete: 14 of its 42 cases are in none of s1.json, "
+        "merge refused: the suite is incomplete: 15 of its 45 cases are in none of s1.json, "
         "s2.json (no report from group 3 of 3): rubrics/*::*, rubrics/*::*, rubrics/*::*, "
-        "and 11 more",
+        "and 12 more",
     ),
     "a-case-reported-twice": (
         ["s1.json", "s2.json", "s3.json", "whole.json"],
         {},
-        "merge refused: 42 cases are reported by two inputs: rubrics/*::* (in s?.json and whole.json), "
-        "*, and 39 more; give each shard's report once, and shard with disjoint groups",
+        "merge refused: 45 cases are reported by two inputs: rubrics/*::* (in s?.json and whole.json), "
+        "*, and 42 more; give each shard's report once, and shard with disjoint groups",
     ),
     "another-format-version": (
         ["s1.json", "old.json", "s3.json"],
@@ -200,7 +200,7 @@ REFUSALS: dict[str, tuple[list[str], dict[str, Any], str]] = {
     "shards-of-different-suites": (
         ["s1.json", "s2.json", "grown.json"],
         {},
-        "merge refused: s1.json and grown.json collected different suites (42 and 43 cases; "
+        "merge refused: s1.json and grown.json collected different suites (45 and 46 cases; "
         "only grown.json has rubrics/late.rubric.yaml::late-addition): run every shard of one "
         "suite with the same arguments apart from the shard options",
     ),
@@ -447,7 +447,7 @@ def test_shards_run_with_different_selections_are_told_to_use_the_same_arguments
     assert "\n" not in message
     assert message.startswith(
         "python -m pytest_rubric: error: merge refused: the shards selected different cases "
-        "from the suite of 42 they each collected ("
+        "from the suite of 45 they each collected ("
     )
     assert "k1.json selected " in message
     assert "k2.json selected " in message

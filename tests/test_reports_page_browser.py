@@ -743,3 +743,46 @@ def test_hostile_group_labels_ids_and_paths_stay_text(browser: Any, tmp_path: Pa
     assert markers == [[], ["U+0009", "U+001B", "U+001B"], [], ["U+D800"]]
     select.select_by_index(4)
     assert [row.get_attribute("data-side") for row in _rows(browser)] == ["bOnly"]
+
+
+def test_a_panel_is_a_grid_of_its_pairs_each_cell_leading_to_its_rows(
+    browser: Any, tmp_path: Path
+) -> None:
+    graders = ["ana", "ben", "cleo"]
+    pairs = ["ana vs ben", "ana vs cleo", "ben vs cleo"]
+    cases = []
+    for index, (pair, rows) in enumerate(
+        (
+            ("ana vs ben", [_row("h8", "bOnly", 8)]),
+            ("ana vs cleo", [_row("h2", "aOnly", 2), _row("h8", "bOnly", 8)]),
+            ("ben vs cleo", []),
+        )
+    ):
+        case = _ledger(f"desk[{pair}]", rows, bothPass=3, bothFail=2)
+        case["index"] = index
+        case["nodeid"] = f"ledgers.rubric.yaml::desk[{pair}]"
+        actual = case["actual"]
+        case["panel"] = {
+            "case": "desk",
+            "pair": pair,
+            "pairs": pairs,
+            "graders": graders,
+            "agreement": actual["agreement"],
+            "total": actual["total"],
+        }
+        cases.append(case)
+    _open(browser, tmp_path, _report(*cases))
+    grid = browser.find_element(By.CSS_SELECTOR, "section.panel table.panel-grid")
+    assert [row.text for row in grid.find_elements(By.TAG_NAME, "tr")] == [
+        "ana ben cleo",
+        "ana \u2014 5 / 6 5 / 7",
+        "ben 5 / 6 \u2014 5 / 5",
+        "cleo 5 / 7 5 / 5 \u2014",
+    ]
+    link = grid.find_elements(By.TAG_NAME, "tr")[1].find_elements(By.TAG_NAME, "a")[1]
+    target = browser.find_element(By.ID, link.get_attribute("href").split("#")[1])
+    assert "desk[ana vs cleo]" in target.find_element(By.TAG_NAME, "h3").text
+    assert [
+        row.find_elements(By.TAG_NAME, "td")[1].text
+        for row in target.find_elements(By.CSS_SELECTOR, "tr.review-row")
+    ] == ["h2", "h8"]

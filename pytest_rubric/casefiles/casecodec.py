@@ -30,6 +30,7 @@ from pytest_rubric.descriptions.dataset import Dataset, Template
 from pytest_rubric.descriptions.join import Side
 from pytest_rubric.descriptions.keypaths import KeyPath
 from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.panel import Panel
 from pytest_rubric.descriptions.selection import Selection
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.source import InputFile, joined_sides
@@ -344,6 +345,17 @@ SIDE = Record(
 )
 #: A grader as the grader column holds it (or ``None``): text or a number.
 _GRADER = _of_types((str, int, float, type(None)), "a grader")
+PANEL = Record(
+    Panel,
+    {
+        "names": _many(_filled(TEXT, "a grader's name")),
+        "paths": _many(_PATH),
+        "judges": _many(_GRADER),
+        "sides": _many(SIDE.codec()),
+        "both_judged": BOOL,
+        "at": LINE_COL,
+    },
+)
 LEDGER = Record(
     Ledger,
     {
@@ -362,6 +374,8 @@ LEDGER = Record(
         "join": _maybe(_pair(SIDE.codec(), SIDE.codec())),
         "side": _one_of(("", "a", "b")),
         "group_by": _SOME_PATH,
+        "panel": _maybe(PANEL.codec()),
+        "both_judged": _maybe(LINE_COL),
     },
 )
 DATASET = Record(
@@ -408,8 +422,9 @@ CASE = Record(
         "marks": _SOME_MARKS,
         "subset": BOOL,
         "dataset": _maybe(_INPUT_FILE),
+        "pairs": BOOL,
     },
-    kept={"problems": (), "missing_expected": None, "row": None},
+    kept={"problems": (), "missing_expected": None, "row": None, "pair": None},
 )
 #: A case file but its ``display`` and ``digest``, which the cache knows otherwise.
 CASE_FILE = Record(

@@ -11,6 +11,7 @@ from pytest_rubric.casefiles.yamlstrict import Position
 from pytest_rubric.core.errors import CaseFileError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.packed import Packed, pack, unpack
+from pytest_rubric.descriptions.panel import PairOf
 from pytest_rubric.inputs.source import InputFile
 
 
@@ -79,6 +80,10 @@ class Case:
     dataset: InputFile | None = None
     #: A case made from a dataset's row: whose, and where.
     row: RowOf | None = None
+    #: ``expected_pairs``: ``expected`` holds each pair's answer by the pair's name.
+    pairs: bool = False
+    #: A case made from a panel's pair: whose, and which.
+    pair: PairOf | None = None
 
     @property
     def line(self) -> int:

@@ -25,7 +25,8 @@ from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.numbers import int_text
 from pytest_rubric.core.packed import pack
 from pytest_rubric.core.shown import describe
-from pytest_rubric.descriptions.ledger import Ledger, read_ledger
+from pytest_rubric.descriptions.ledger import Ledger, joins_files, read_ledger
+from pytest_rubric.descriptions.pairexpect import pair_expectations
 from pytest_rubric.descriptions.positions import Places, Report, Written
 from pytest_rubric.descriptions.traits import NO_FORMAT, FormatLookup
 from pytest_rubric.inputs.inputpaths import InputFiles
@@ -33,7 +34,7 @@ from pytest_rubric.inputs.source import InputFile, joined_sides
 
 FILE_KEYS = ("evaluator", "description", "rubric", *MARK_KEYS, "cases")
 CASE_KEYS: tuple[str, ...] = ("id", "note", "input", "input_file", "ledger", "dataset")
-CASE_KEYS += ("expected", "expected_subset", *MARK_KEYS)
+CASE_KEYS += ("expected", "expected_subset", "expected_pairs", *MARK_KEYS)
 #: Characters that would break a pytest node ID or a terminal line.
 _FORBIDDEN_ID_PARTS = ("::", "[", "]", *"\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
@@ -206,7 +207,7 @@ class Validator:
             readable = index not in yaml_problems
             if readable:
                 problems.extend(self._case_keys(raw, at))
-                if "dataset" in raw or "expected_subset" in raw:
+                if "dataset" in raw or "expected_subset" in raw or "expected_pairs" in raw:
                     pass  # no answer to fill: the case's keys say what is wrong, if anything
                 elif "expected" not in raw:
                     missing_expected = self.error(
@@ -243,6 +244,10 @@ class Validator:
                     input_file = self._joined(ledger, problems)
                 elif input_file is not None and ledger is not None:
                     input_file = replace(input_file, ledger=ledger)
+            pairs = "expected_pairs" in raw
+            if readable and pairs:
+                read = None if input_file is None else input_file.ledger
+                expected = pair_expectations(raw, read, self.spans.keys, self._report(problems))
             dataset = None
             if readable and "dataset" in raw:
                 dataset = read_dataset_case(raw, self._written(problems), self.files.resolve)
@@ -268,6 +273,7 @@ class Validator:
                     missing_expected=missing_expected,
                     subset=subset,
                     dataset=dataset,
+                    pairs=pairs,
                 )
             )
         return fallback_names(out)
@@ -278,7 +284,7 @@ class Validator:
         """The case's ``ledger:`` block read, its problems added to ``problems``."""
         key_at, value_at = self.spans.keys[id(raw)]["ledger"]
         block = raw["ledger"]
-        join = isinstance(block, dict) and any(isinstance(block.get(k), dict) for k in "ab")
+        join = joins_files(block)
         if join == ("input_file" in raw):  # one file named twice, or none
             problems.append(
                 self.error(
@@ -301,13 +307,13 @@ class Validator:
     def _joined(self, ledger: Ledger, problems: list[CaseFileError]) -> InputFile | None:
         """A join's input file: side a's, with the join's ledger and both sides' files."""
         assert ledger.join is not None
-        (a, a_problem), (b, b_problem) = (self.files.resolve(s.input_file) for s in ledger.join)
-        for side, problem in zip(ledger.join, (a_problem, b_problem), strict=True):
-            if problem is not None:
-                problems.append(self.error(side.file_at, problem))
-        if a_problem or b_problem:
-            return None
-        return joined_sides(replace(a, ledger=ledger), (a, b))
+        sides = ledger.join if ledger.panel is None else ledger.panel.sides
+        found = [self.files.resolve(side.input_file) for side in sides]
+        problems.extend(
+            self.error(s.file_at, p) for s, (_, p) in zip(sides, found, strict=True) if p
+        )
+        (a, _), (b, _) = found[:2]
+        return None if any(p for _, p in found) else joined_sides(replace(a, ledger=ledger), (a, b))
 
     def _case_lines(self, cases: list[Any], index: int) -> tuple[int, int]:
         """The line case ``index`` starts on and the line the next one starts on (0 after

@@ -33,7 +33,7 @@ block's ``line:col``. This module does not import pytest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
@@ -41,6 +41,7 @@ from pytest_rubric.core.shown import describe, show
 from pytest_rubric.descriptions.join import JOIN_LEDGER_KEYS, Side, outside_join, read_side
 from pytest_rubric.descriptions.keypaths import KeyPath, read_key_path
 from pytest_rubric.descriptions.labels import read_graders, read_labels
+from pytest_rubric.descriptions.panel import PANEL_KEYS, Panel, read_panel, same_grader
 from pytest_rubric.descriptions.positions import Block, Position, Written
 from pytest_rubric.descriptions.selection import EVERY_ROW, Selection, read_selection
 from pytest_rubric.descriptions.traits import NO_FORMAT, FileTraits, FormatLookup
@@ -59,6 +60,7 @@ LEDGER_KEYS = (
     "where",
     "ids",
     "group_by",
+    *PANEL_KEYS,
 )
 PER_ROW = "per-row"
 PER_JUDGEMENT = "per-judgement"
@@ -94,6 +96,11 @@ class Ledger:
     #: ``group_by``: the path of the value each row's group is (for a join, in side a's
     #: rows), or ``None``.
     group_by: KeyPath | None = None
+    #: ``panel:``: every grader of a panel (``a`` and ``b`` are then its first two), or
+    #: ``None``. Each pair is read as the ledger :meth:`of_pair` gives.
+    panel: Panel | None = None
+    #: A pair's ``overlap: both-judged``: where its panel is written; else ``None``.
+    both_judged: Position | None = None
 
     #: How messages name the block a key path is written in.
     block = "ledger"
@@ -107,6 +114,43 @@ class Ledger:
         if self.per_judgement:
             return [("id", self.id), ("grader", self.grader), ("label", self.label), *grouped]
         return [("id", self.id), ("a", self.a), ("b", self.b), *grouped]
+
+    def of_pair(self, x: int, y: int) -> Ledger:
+        """The ledger of the panel's pair ``(x, y)``: this block's, with grader ``x`` as
+        ``a`` and grader ``y`` as ``b``, named for people as the panel names them."""
+        panel = self.panel
+        assert panel is not None
+        graders = (panel.names[x], panel.names[y])
+        both_judged = panel.at if panel.both_judged else None
+        if panel.sides:
+            side_a, side_b = panel.sides[x], panel.sides[y]
+            return replace(
+                self,
+                id=side_a.id,
+                a=side_a.label,
+                b=side_b.label,
+                join=(side_a, side_b),
+                graders=graders,
+                panel=None,
+                both_judged=both_judged,
+            )
+        if panel.judges:
+            return replace(
+                self,
+                a_name=panel.judges[x],
+                b_name=panel.judges[y],
+                graders=graders,
+                panel=None,
+                both_judged=both_judged,
+            )
+        return replace(
+            self,
+            a=panel.paths[x],
+            b=panel.paths[y],
+            graders=graders,
+            panel=None,
+            both_judged=both_judged,
+        )
 
     def vocabulary(self) -> str:
         """The labels as people read them: ``PASS (true), FAIL (false)``."""
@@ -128,6 +172,16 @@ def vocabulary(labels: tuple[tuple[JSON, bool], ...] | None) -> str:
         f"{escape_controls(show(value))} ({'true' if meaning else 'false'})"
         for value, meaning in labels
     )
+
+
+def joins_files(block: object) -> bool:
+    """Whether a ``ledger:`` value describes a join: its ``a`` or ``b``, or an item of its
+    ``panel``, a grader's own file (a mapping)."""
+    if not isinstance(block, dict):
+        return False
+    panel = block.get("panel")
+    sides = [block.get("a"), block.get("b"), *(panel if type(panel) is list else ())]
+    return any(isinstance(side, dict) for side in sides)
 
 
 def read_ledger(
@@ -154,19 +208,45 @@ def read_ledger(
 
     block = Block.of(value, at, written.refusing(refuse))
     block.refuse_unknown(LEDGER_KEYS, "a ledger key")
-    if isinstance(value.get("a"), dict) or isinstance(value.get("b"), dict):
-        ledger = _join(block, formats.of)
+    panel = _panel(block, formats)
+    if panel is _REFUSED:
+        ledger = None
+    elif (panel is not None and panel.sides) or (
+        isinstance(value.get("a"), dict) or isinstance(value.get("b"), dict)
+    ):
+        ledger = _join(block, formats.of, panel)
     else:
-        ledger = _one_file(block, formats.file)
+        ledger = _one_file(block, formats.file, panel)
     for where, message in problems:
         written.refuse(where, message)
     return None if problems else ledger
 
 
-def _one_file(block: Block, traits: FileTraits) -> Ledger | None:
-    """A ``ledger:`` block describing the case's one input file, of these ``traits``."""
+_REFUSED = Panel(names=())
+
+
+def _panel(block: Block, formats: FormatLookup) -> Panel | None:
+    """The block's ``panel:``, ``None`` where it has none, :data:`_REFUSED` after refusing
+    it; ``overlap:`` without a panel refused."""
+    values = block.value
+    if "panel" not in values:
+        if "overlap" in values:
+            block.refuse(
+                block.places.key("overlap"),
+                "'overlap' says which cases each pair of a panel keeps, and this ledger has "
+                "no 'panel'; write the graders as 'panel: [X, Y, ...]', or remove 'overlap'",
+            )
+        return None
+    per_judgement = values.get("rows") == PER_JUDGEMENT
+    panel = read_panel(block, per_judgement, formats.file, formats.of)
+    return _REFUSED if panel is None else panel
+
+
+def _one_file(block: Block, traits: FileTraits, panel: Panel | None) -> Ledger | None:
+    """A ``ledger:`` block describing the case's one input file, of these ``traits``
+    (its graders a ``panel`` where it has one)."""
     values, at, value_at = block.value, block.places.at, block.places.value
-    per_judgement = _per_judgement(block)
+    per_judgement = _per_judgement(block, panel is not None)
 
     def path(key: str, default: str | None) -> KeyPath | None:
         if key not in values:
@@ -181,20 +261,30 @@ def _one_file(block: Block, traits: FileTraits) -> Ledger | None:
     a_name: JSON = None
     b_name: JSON = None
     if per_judgement:
-        a_name, b_name = _grader_names(block, traits)
+        if panel is None:
+            a_name, b_name = _grader_names(block, traits)
+        else:
+            a_name, b_name = panel.judges[0], panel.judges[1]
         a: KeyPath | None = KeyPath(("a",), value_at("a"), "a")
         b: KeyPath | None = KeyPath(("b",), value_at("b"), "b")
-    else:
+    elif panel is None:
         a = path("a", "a")
         b = path("b", "b")
+    else:
+        a, b = panel.paths[0], panel.paths[1]
+    graded: list[tuple[str, KeyPath | None]] = (
+        [("a", a), ("b", b)]
+        if panel is None or per_judgement
+        else [(f"panel[{index}]", one) for index, one in enumerate(panel.paths)]
+    )
     _refuse_shared(
         block,
         [("id", case_id), ("grader", grader), ("label", label)]
         if per_judgement
-        else [("id", case_id), ("a", a), ("b", b)],
+        else [("id", case_id), *graded],
     )
     labels = read_labels(block, traits)
-    graders = read_graders(block)
+    graders = read_graders(block) if panel is None else None
     selection = read_selection(block, traits)
     group_by = path("group_by", None)
     if case_id is None or a is None or b is None:  # each refused
@@ -213,10 +303,11 @@ def _one_file(block: Block, traits: FileTraits) -> Ledger | None:
         labels_at=value_at("labels"),
         selection=selection,
         group_by=group_by,
+        panel=panel,
     )
 
 
-def _per_judgement(block: Block) -> bool:
+def _per_judgement(block: Block, panel: bool) -> bool:
     """Whether the block reads one row per judgement (``rows: per-judgement``), the keys
     that form needs or refuses refused."""
     values = block.value
@@ -237,7 +328,7 @@ def _per_judgement(block: Block) -> bool:
                     "judgement); add that, or remove it",
                 )
         return False
-    for key in ("grader", "label", "a", "b"):
+    for key in ("grader", "label") if panel else ("grader", "label", "a", "b"):
         if key not in values:
             block.refuse(
                 block.places.at,
@@ -292,15 +383,18 @@ def _refuse_shared(block: Block, named: list[tuple[str, KeyPath | None]]) -> Non
                 )
 
 
-def _join(block: Block, traits_of: Callable[[str], FileTraits]) -> Ledger | None:
-    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping: a join of two files, each
-    side's file of the traits ``traits_of`` finds by its written name."""
+def _join(
+    block: Block, traits_of: Callable[[str], FileTraits], panel: Panel | None
+) -> Ledger | None:
+    """A ``ledger:`` block whose ``a`` or ``b`` is a mapping (or whose ``panel`` lists
+    mappings): a join of files, each side's file of the traits ``traits_of`` finds by its
+    written name."""
     values, at, value_at = block.value, block.places.at, block.places.value
     for key in values:
-        if key in LEDGER_KEYS and key not in JOIN_LEDGER_KEYS:
+        if key in LEDGER_KEYS and key not in (*JOIN_LEDGER_KEYS, *PANEL_KEYS):
             block.refuse(block.places.key(key), outside_join(key))
     sides: list[Side | None] = []
-    for name in ("a", "b"):
+    for name in () if panel is not None else ("a", "b"):
         value = values.get(name)
         if not isinstance(value, dict):
             other = "b" if name == "a" else "a"
@@ -313,14 +407,21 @@ def _join(block: Block, traits_of: Callable[[str], FileTraits]) -> Ledger | None
             sides.append(None)
             continue
         sides.append(read_side(name, Block.of(value, value_at(name), block.written), traits_of))
-    # Labels at the ledger level are for both sides: text only where both hold text.
-    both_text = all(
-        isinstance(side, dict) and traits_of(str(side.get("input_file", ""))).text_cells
-        for side in (values.get("a"), values.get("b"))
+    # Labels at the ledger level are for every side: text only where each holds text.
+    both_text = (
+        all(
+            traits_of(side.input_file).text_cells
+            for side in (panel.sides if panel is not None else ())
+        )
+        if panel is not None
+        else all(
+            isinstance(side, dict) and traits_of(str(side.get("input_file", ""))).text_cells
+            for side in (values.get("a"), values.get("b"))
+        )
     )
     labels = read_labels(block, FileTraits(text_cells=both_text))
-    graders = read_graders(block)
-    side_a, side_b = sides
+    graders = read_graders(block) if panel is None else None
+    side_a, side_b = sides if panel is None else panel.sides[:2]
     group_by = None
     if "group_by" in values:  # a key of side a's rows, read as side a's file holds keys
         side_traits = NO_FORMAT if side_a is None else traits_of(side_a.input_file)
@@ -338,13 +439,5 @@ def _join(block: Block, traits_of: Callable[[str], FileTraits]) -> Ledger | None
         labels_at=value_at("labels"),
         join=(side_a, side_b),
         group_by=group_by,
+        panel=panel,
     )
-
-
-def same_grader(first: object, second: object) -> bool:
-    """Whether two grader names are one under strict JSON equality: text equals only
-    text, a number only a number (``7`` is ``7.0``), never a Boolean."""
-    if type(first) is str or type(second) is str:
-        return type(first) is type(second) and first == second
-    numbers = (int, float)
-    return type(first) in numbers and type(second) in numbers and first == second

@@ -51,6 +51,7 @@ def ci_variable(environ: Mapping[str, str]) -> str | None:
 #: Why an answer that differs is not written (:attr:`CaseRun.kept`).
 DATASET_ROW = "a dataset's row"
 SUBSET = "expected_subset"
+PANEL_PAIR = "a panel's pair"
 
 
 def fillable(case: Case, mode: str | None) -> bool:
@@ -58,6 +59,7 @@ def fillable(case: Case, mode: str | None) -> bool:
     return (
         mode is not None
         and case.marks.xfail is None
+        and case.pair is None  # a pair's answer goes under expected_pairs, written by hand
         and case.missing_expected is not None
         and case.problems == (case.missing_expected,)
     )
@@ -92,7 +94,7 @@ def decide(
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
     to an answer writes: never one with a problem, an evaluator failure or an xfail mark,
-    and never a dataset's row or a case with ``expected_subset`` (its answer is
+    and never a dataset's row, a panel's pair or a case with ``expected_subset`` (its answer is
     :attr:`CaseRun.kept`: it mismatches, as in a plain run, and the run says why).
     An answer that is a refusal (:func:`refusal_of`) is held back unless ``refusals``:
     the case fails as it fails in a plain run (without an ``expected``, as a case error
@@ -116,6 +118,8 @@ def decide(
         return CaseRun(result, kept=DATASET_ROW)
     if case.subset:
         return CaseRun(result, kept=SUBSET)
+    if case.pair is not None:  # its answer goes under its panel's expected_pairs
+        return CaseRun(result, kept=PANEL_PAIR)
     held = None if refusals else refusal_of(result)
     if held is not None:
         if not filled:

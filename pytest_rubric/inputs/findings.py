@@ -60,6 +60,7 @@ class Findings:
     """The notes one pass takes as it reads (each pass its own)."""
 
     __slots__ = (
+        "alone",
         "dotted",
         "graders",
         "group_nowhere",
@@ -105,6 +106,8 @@ class Findings:
         #: row holds its path.
         self.groups: GroupTally | None = None
         self.group_nowhere: str | None = None
+        #: ``overlap: both-judged``: how many cases a and b each judged alone.
+        self.alone: tuple[int, int] | None = None
 
     def note_id(self, index: int, case_id: object, where: Callable[[], str], ids_go: str) -> None:
         """Row ``index`` is handed over with ``case_id``: the first number is noted, with

@@ -11,6 +11,12 @@
   a row of its own.
 - **where.** Only the rows (or judgements) where every named path holds exactly the
   value given are kept; the others are counted by the first condition they fail.
+- **overlap: both-judged.** A panel's pair keeps the cases both of it judged: of one
+  row per case, those where both labels are there (the key present, not ``null``, not
+  an empty cell); of one row per judgement, those a judgement by each names. The cases
+  one grader judged alone are counted (``Findings.alone``: a's, b's), never dropped
+  silently, and a pair that judged no case in common is a problem of its case, never an
+  empty ledger.
 
 This module does not import pytest.
 """
@@ -22,9 +28,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
-from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, index_of, walk_steps
-from pytest_rubric.descriptions.misfits import dotted_words
-from pytest_rubric.descriptions.selection import Conditions
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of, walk_steps
+from pytest_rubric.descriptions.ledger import Ledger
+from pytest_rubric.descriptions.misfits import dotted_words, misfit
+from pytest_rubric.descriptions.selection import Conditions, id_reader
+from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.inputs.findings import Findings
+from pytest_rubric.inputs.formats.base import InputFile
 
 if TYPE_CHECKING:
     from pytest_rubric.inputs.findings import Findings
@@ -193,3 +203,90 @@ def _shown(path: KeyPath) -> str:
 
 def _shown_parts(parts: Sequence[str]) -> str:
     return escape_controls(repr(".".join(parts)))
+
+
+def judged(value: object) -> bool:
+    """Whether a label cell holds a judgement: there, not ``null``, not an empty cell."""
+    return value is not ABSENT and value is not None and value != ""
+
+
+def both_judged_rows(
+    rows: Iterable[object], ledger: Ledger, findings: Findings, case_file: str
+) -> Iterator[object]:
+    """The rows of one row per case whose a and b both judged (anything not a mapping
+    kept: the evaluator names it); the others counted in ``findings.alone``."""
+    get_a, get_b = getter(ledger.a), getter(ledger.b)
+    alone_a = alone_b = kept = seen = 0
+    for seen, row in enumerate(rows, 1):  # noqa: B007  (how many were read, after the loop)
+        if type(row) is dict:
+            by_a, by_b = judged(get_a(row)), judged(get_b(row))
+            if not (by_a and by_b):
+                alone_a += by_a
+                alone_b += by_b
+                continue
+        kept += 1
+        yield row
+    findings.alone = (alone_a, alone_b)
+    if seen and not kept:
+        raise _nothing_in_common(ledger, alone_a, alone_b, case_file)
+
+
+def both_judged_judgements(
+    judgements: Iterable[object], file: InputFile, findings: Findings, case_file: str
+) -> Iterator[object]:
+    """The judgements of ``file``'s one row per judgement of the cases a and b both
+    judged (and every other grader's, and anything not a mapping, which the pairing
+    counts or names); the judgements are read afresh, once, to find which cases each
+    judged."""
+    ledger = file.ledger
+    assert ledger is not None
+    assert ledger.grader is not None
+    assert ledger.label is not None
+    get_grader, get_id = getter(ledger.grader), id_reader(ledger.id, ledger.selection)
+    names = (ledger.a_name, ledger.b_name)
+    by: tuple[set[object], set[object]] = (set(), set())
+    named = lambda: file.display  # noqa: E731  (a fresh pass names no row)
+    fresh = file.reader.rows(file, case_file, Cursor())
+    kept = Conditions(ledger.selection.where, named)
+    for judgement in judgements_of(fresh, ledger.grader, ledger.label, kept, named):
+        if type(judgement) is dict:
+            side = _side(get_grader(judgement), names)
+            case_id = get_id(judgement)
+            if side is not None and _hashable(case_id):
+                by[side].add(case_id)
+    both = by[0] & by[1]
+    findings.alone = (len(by[0] - both), len(by[1] - both))
+    if not both and (by[0] or by[1]):
+        raise _nothing_in_common(ledger, *findings.alone, case_file)
+    for judgement in judgements:
+        if type(judgement) is dict and _side(get_grader(judgement), names) is not None:
+            case_id = get_id(judgement)
+            if _hashable(case_id) and case_id not in both:
+                continue
+        yield judgement
+
+
+def _side(grader: object, names: tuple[object, object]) -> int | None:
+    """0 for grader a, 1 for b (strict JSON equality, never a Boolean), else ``None``."""
+    for side, name in enumerate(names):
+        if grader == name and type(grader) is not bool:  # as the pairing matches graders
+            return side
+    return None
+
+
+def _hashable(value: object) -> bool:
+    """Whether a case ID can be counted as a case: text or a number (the evaluator's
+    identity rule says what is wrong with any other)."""
+    return type(value) in (str, int, float)
+
+
+def _nothing_in_common(ledger: Ledger, alone_a: int, alone_b: int, case_file: str) -> Exception:
+    """The case's problem when a pair judged no case in common: never an empty ledger."""
+    a, b = ledger.graders or ("a", "b")
+    return misfit(
+        case_file,
+        ledger.both_judged or ledger.labels_at,
+        f"with 'overlap: both-judged', {a} and {b} judged no case in common ({a} judged "
+        f"{alone_a} alone, {b} {alone_b}), so their ledger would be empty; check the panel's "
+        "names, or leave this pair out of the panel",
+    )

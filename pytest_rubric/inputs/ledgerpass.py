@@ -19,7 +19,12 @@ from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.descriptions.misfits import LedgerError
 from pytest_rubric.descriptions.selection import Conditions
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.judgements import judgements_of, kept_rows
+from pytest_rubric.inputs.judgements import (
+    both_judged_judgements,
+    both_judged_rows,
+    judgements_of,
+    kept_rows,
+)
 from pytest_rubric.inputs.ledgermaps import mapped_rows
 from pytest_rubric.inputs.notewords import nothing_judged_error, path_break
 from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
@@ -44,6 +49,8 @@ def ledger_rows(file: InputFile, this: Pass, raw: Iterator[JSON], case_file: str
     else:
         if conditions.checks:
             raw = kept_rows(raw, conditions)  # type: ignore[assignment]
+        if ledger.both_judged is not None:
+            raw = both_judged_rows(raw, ledger, findings, case_file)  # type: ignore[assignment]
         rows = mapped_rows(raw, ledger, findings, here, findings.groups, case_file)
     handed = False
     try:
@@ -76,6 +83,8 @@ def _paired(
     here = conditions.where
     assert here is not None
     judgements = judgements_of(raw, ledger.grader, ledger.label, conditions, here, this.findings)
+    if ledger.both_judged is not None:
+        judgements = both_judged_judgements(judgements, file, this.findings, case_file)
     find_lone = partial(file.reader.lone_judgements, file)
     places = PairingPlaces(this.cursor, here)
     return paired_judgements(judgements, ledger, this.findings, places, find_lone, case_file)

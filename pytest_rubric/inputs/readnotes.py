@@ -67,6 +67,8 @@ class ReadNotes:
     #: The case's problem when no row holds the ``group_by`` path (a problem only beside
     #: a valid answer: the groups of an invalid ledger are not shown anyway).
     group_nowhere: str | None = None
+    #: ``overlap: both-judged``: how many cases a and b each judged alone.
+    alone: tuple[int, int] | None = None
 
     @classmethod
     def of(cls, findings: Findings, vocabulary: str) -> ReadNotes:
@@ -89,6 +91,7 @@ class ReadNotes:
             group_by=None if tally is None else tally.path.written,
             groups=None if found is None else tuple(found),
             group_nowhere=findings.group_nowhere,
+            alone=findings.alone,
         )
 
     def problem(self) -> str | None:
@@ -117,6 +120,8 @@ class ReadNotes:
             facts["IDs"] = sides_fact(self.sides)
             if self.one_side:
                 facts["on one side only"] = ", ".join(self.one_side)
+        if self.alone is not None:
+            facts["judged alone"] = f"a {self.alone[0]}, b {self.alone[1]} (left out)"
         if self.ignored:
             facts["ignored judgements"] = ignored_fact(self.ignored)
         if self.judged is not None and self.judged.count(0) == 1:

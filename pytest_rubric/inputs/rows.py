@@ -25,6 +25,7 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.ledgerpass import ledger_rows
+from pytest_rubric.inputs.panelread import panel_blocks
 from pytest_rubric.inputs.passes import Handed, Pass, first_notes, taken
 from pytest_rubric.inputs.readnotes import ReadNotes
 
@@ -99,10 +100,16 @@ class FileRows:
         ``None``, and nothing after it, where a block holds anything else; then read the
         rows one at a time, which says exactly what is wrong and where."""
         ledger = self.file.ledger
-        if ledger is not None and (ledger.selection.where or ledger.selection.ids_as_text):
+        if ledger is not None and (
+            ledger.selection.where or ledger.selection.ids_as_text or ledger.both_judged
+        ):
             return iter((None,))
         this = taken("blocks", None if ledger is None else ledger.group_by)
         self.passes.append(this)
+        if self.file.pair_of is not None:  # a panel's pair: its export read once for all
+            blocks = panel_blocks(self.file)
+            if blocks is not None:
+                return _blocks_or_rows(blocks)
         return _blocks_or_rows(self.format.label_blocks(self.file, this.findings))
 
     def notes(self) -> ReadNotes | None:

@@ -117,10 +117,10 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
         if case.problems:
             check.problems.extend(str(problem) for problem in case.problems)
             continue
-        row = case.row
-        if row is not None and not row.own_expected:
+        row, pair = case.row, case.pair
+        if (row is not None and not row.own_expected) or (pair is not None and not pair.pinned):
             if (item.path, case.index) in checked:
-                continue  # its rows hold one expectation, checked once
+                continue  # its rows (a panel's pairs) hold one expectation, checked once
             checked.add((item.path, case.index))
         schema = item.evaluator.answer_schema
         if schema is None:
@@ -147,7 +147,16 @@ def run_check(config: pytest.Config, session: pytest.Session) -> int:
             places[item.path] = AnswerPlaces(item.path)
         key = "expected_subset" if case.subset else "expected"
         name = case.name if row is None else row.dataset
-        for at, words in placed(problems, case.expected, places[item.path], case.index, key):
+        expected = case.expected
+        if pair is not None:
+            name = pair.panel
+            if pair.pinned:  # written under expected_pairs, at the pair's name
+                key, expected = "expected_pairs", {pair.pair: expected}
+                problems = [
+                    words.replace("expected", f"expected_pairs.{pair.pair}", 1)
+                    for words in problems
+                ]
+        for at, words in placed(problems, expected, places[item.path], case.index, key):
             line, col = at or (case.line, case.place.col)
             check.problems.append(f"{item.display}:{line}:{col}: case {name!r}: {words}")
     check.problems.sort(key=_place)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import CaseFileError, RegistrationError
 from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.evaluator import Evaluator
+from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.plugin.collecting import configured_evaluator, pytest_marks
 from pytest_rubric.plugin.failures import (
     RubricCaseError,
@@ -45,6 +45,7 @@ from pytest_rubric.plugin.state import (
 from pytest_rubric.reports.caserecords import RecordOf
 from pytest_rubric.running.caserun import CaseRun
 from pytest_rubric.running.outcome import MATCHED
+from pytest_rubric.running.panelcases import panel_cases
 from pytest_rubric.running.runner import run_case
 
 if TYPE_CHECKING:
@@ -75,18 +76,20 @@ class RubricFile(pytest.File):
             "configured": case_file.rubric is not None,
         }
         cases = case_file.cases
-        if any(map(_DATASET, cases)):
-            cases = _each_case(cases, display)  # type: ignore[assignment]
+        if any(map(_many, cases)):
+            files = InputFiles(self.path, display, self.config.rootpath)
+            cases = _each_case(cases, display, files)  # type: ignore[assignment]
         for case in cases:
             decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))
-            if case.row is None:
+            if case.row is None and case.pair is None:
                 item = RubricItem.from_parent(self, name=case.name, case=case, **shared)
             else:
-                # A dataset's row is named <case>[<row id>], which pytest 9 reads back (--lf,
-                # node IDs given as arguments) as the case with the row as its parameter: its
-                # node ID is given as that text, so that pytest's own reading is the same.
+                # A dataset's row is named <case>[<row id>] (a panel's pair <case>[<x> vs
+                # <y>]), which pytest 9 reads back (--lf, node IDs given as arguments) as the
+                # case with the row as its parameter: its node ID is given as that text, so
+                # that pytest's own reading is the same.
                 nodeid = f"{self.nodeid}::{case.name}"
                 item = RubricItem.from_parent(
                     self, name=case.name, nodeid=nodeid, case=case, **shared
@@ -103,16 +106,22 @@ class RubricFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-_DATASET = attrgetter("dataset")
+def _many(case: Case) -> bool:
+    """Whether a case is collected as many: a dataset's rows, a panel's pairs."""
+    source = case.input_file
+    return case.dataset is not None or (
+        source is not None and source.ledger is not None and source.ledger.panel is not None
+    )
 
 
-def _each_case(cases: tuple[Case, ...], display: str) -> Iterator[Case]:
-    """The cases of a case file, a dataset case's rows each a case of its own."""
+def _each_case(cases: tuple[Case, ...], display: str, files: InputFiles) -> Iterator[Case]:
+    """The cases of a case file, a dataset case's rows and a panel's pairs each a case of
+    its own."""
     for case in cases:
-        if case.dataset is None:
-            yield case
-        else:
+        if case.dataset is not None:
             yield from dataset_cases(case, display)
+        else:
+            yield from panel_cases(case, display, files)
 
 
 class RubricItem(pytest.Item):

@@ -62,6 +62,7 @@ class UpdateRun:
         #: (file and case), and the cases with expected_subset (node IDs).
         self.rows_kept: dict[tuple[str, str], int] = {}
         self.subsets_kept: list[str] = []
+        self.pairs_kept: list[str] = []
         self.finished = False
 
     @pytest.hookimpl(tryfirst=True)  # before the report is written from the same records
@@ -109,6 +110,8 @@ class UpdateRun:
         if of is not None:
             key = (record["file"], of["case"])
             self.rows_kept[key] = self.rows_kept.get(key, 0) + 1
+        elif "panel" in record and not record.get("expectedSubset"):
+            self.pairs_kept.append(record["nodeid"])
         else:
             self.subsets_kept.append(record["nodeid"])
 
@@ -137,9 +140,9 @@ class UpdateRun:
                 f"{plural(count, 'expected answer')} written, {created} created, "
                 f"in {plural(len(written), 'file')}"
             )
-        elif not (self.unwritten or self.held or self.rows_kept or self.subsets_kept) and len(
-            written
-        ) == len(self.files):
+        elif not (
+            self.unwritten or self.held or self.rows_kept or self.subsets_kept or self.pairs_kept
+        ) and len(written) == len(self.files):
             terminalreporter.write_line("no expected answer needed writing")
         if self.held:
             self._held(terminalreporter)
@@ -161,6 +164,18 @@ class UpdateRun:
                     f"written ({names}{f', and {more} more' if more > 0 else ''}): "
                     "--rubric-update writes whole answers into 'expected'; edit the keys "
                     "it pins by hand"
+                ),
+                yellow=True,
+            )
+        if self.pairs_kept:
+            names = ", ".join(sorted(self.pairs_kept)[:MAX_LINES])
+            more = len(self.pairs_kept) - MAX_LINES
+            terminalreporter.write_line(
+                escape_controls(
+                    f"{plural(len(self.pairs_kept), 'pair')} of a panel not written ({names}"
+                    f"{f', and {more} more' if more > 0 else ''}): --rubric-update does not "
+                    "write a panel's pairs; write each pair's answer under 'expected_pairs:' by "
+                    "hand (the report's 'actual')"
                 ),
                 yellow=True,
             )

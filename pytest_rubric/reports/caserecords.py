@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias, overload
 from pytest_rubric.core.escapes import escape_controls, is_encodable
 from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.core.packed import plain_copy
-from pytest_rubric.reports.records import CaseRecord, UpdateRecord
+from pytest_rubric.reports.records import CaseRecord, PanelRecord, UpdateRecord
 from pytest_rubric.reports.sealing import KeptRecord, sealed, unsealed
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, CaseOutcome, Outcome
 
@@ -50,7 +50,13 @@ def brief_record(
     where and what became of it (see :func:`full_record` for the arguments)."""
     case = of.case if outcome is None else outcome.case
     record = _head(of, case, outcome)
-    if ended is None and update is None and not case.subset and case.row is None:
+    if (
+        ended is None
+        and update is None
+        and not case.subset
+        and case.row is None
+        and case.pair is None
+    ):
         return record  # most cases: nothing more to say
     return _finished(record, case, outcome, ended, update)
 
@@ -124,7 +130,27 @@ def _finished(
             "case": text(case.row.dataset) or "",
             "row": text(case.row.place) or "",
         }
+    if case.pair is not None:
+        pair = case.pair
+        record["panel"] = _panel(pair.panel, pair.pair, pair.pairs, outcome)
+        record["panel"]["graders"] = list(pair.graders)
     return record
+
+
+def _panel(
+    case: str, pair: str, pairs: tuple[str, ...], outcome: CaseOutcome | None
+) -> PanelRecord:
+    """Whose pair a case is, with its agreement over its total where it answered so."""
+    panel: PanelRecord = {"case": case, "pair": pair, "pairs": list(pairs)}
+    actual = None if outcome is None else outcome.actual
+    if isinstance(actual, dict):
+        agreement, total = actual.get("agreement"), actual.get("total")
+        error = actual.get("error")
+        if type(agreement) is int and type(total) is int:
+            panel["agreement"], panel["total"] = agreement, total
+        elif type(error) is str:
+            panel["error"] = error
+    return panel
 
 
 def _ran(record: CaseRecord, outcome: CaseOutcome) -> None:

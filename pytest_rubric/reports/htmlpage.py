@@ -68,8 +68,10 @@ def _page() -> tuple[str, str]:
     """The page's text before and after its data: ``assets/page.html`` with the styles
     (``page.css``, then each part's) and the script (``page.js``, each part's script set
     in where it says) in it."""
-    style = "\n".join(_asset(name) for name in ("page.css", "compare.css", "groups.css"))
-    parts = "\n".join(_asset(name) for name in ("compare.js", "groups.js"))
+    style = "\n".join(
+        _asset(name) for name in ("page.css", "compare.css", "groups.css", "panels.css")
+    )
+    parts = "\n".join(_asset(name) for name in ("compare.js", "groups.js", "panels.js"))
     script = _asset("page.js").replace(_PARTS, f"\n{parts}\n")
     page = _asset("page.html").replace("__STYLE__", style).replace("__SCRIPT__", script)
     before, after = page.split("__DATA__")

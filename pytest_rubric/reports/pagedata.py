@@ -41,6 +41,7 @@ def page_data(
     passed: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     datasets: dict[tuple[str, str], dict[str, Any]] = {}
+    panels: dict[tuple[str, str], dict[str, Any]] = {}
     sections: dict[str, int] = {}
     for record in report.get("cases", ()):
         if not isinstance(record, Mapping):
@@ -75,6 +76,9 @@ def page_data(
                 ledger.update(since.ledger_change(nodeid))
                 sections[nodeid] = len(ledgers)
             ledgers.append(ledger)
+        of_panel = record.get("panel")
+        if isinstance(of_panel, Mapping):
+            _panel_pair(panels, head, of_panel, len(ledgers) - 1 if declared else None)
         outcome = head["outcome"]
         of = record.get("dataset")
         if isinstance(of, Mapping):  # a dataset's row: shown under its dataset
@@ -97,6 +101,7 @@ def page_data(
         "passed": passed,
         "others": others,
         "datasets": [_failures_first(group) for group in datasets.values()],
+        "panels": list(panels.values()),
     }
     if since is not None:
         data["comparison"] = since.overview(sections)
@@ -125,6 +130,36 @@ def _dataset_row(
     elif outcome != "matched":
         row["reason"] = record.get("reason", "")
     group["rows"].append(row)
+
+
+def _panel_pair(
+    panels: dict[tuple[str, str], dict[str, Any]],
+    head: dict[str, Any],
+    of: Mapping[str, Any],
+    ledger: int | None,
+) -> None:
+    """Put a panel's pair in its panel's grid (made at its first pair): its agreement over
+    its total (or its error), and the ledger section it leads to (``None``: none, its
+    answer is an error)."""
+    name = str(of.get("case", ""))
+    panel = panels.get((head["file"], name))
+    if panel is None:
+        graders = of.get("graders")
+        panel = {
+            "case": name,
+            "file": head["file"],
+            "number": len(panels),
+            "graders": [str(grader) for grader in graders] if isinstance(graders, list) else [],
+            "pairs": {},
+        }
+        panels[head["file"], name] = panel
+    pair = str(of.get("pair", ""))
+    panel["pairs"][pair] = {
+        "pair": pair,
+        "outcome": head["outcome"],
+        "ledger": ledger,
+        **{key: of[key] for key in ("agreement", "total", "error") if key in of},
+    }
 
 
 def _failures_first(group: dict[str, Any]) -> dict[str, Any]:

@@ -55,6 +55,8 @@ class CaseRecord(RecordHead, total=False):
     expectedSubset: bool
     #: A case made from a dataset's row: the dataset case's ID, and the row's place.
     dataset: DatasetRecord
+    #: A case made from a panel's pair: the panel case's ID, the pair, every pair.
+    panel: PanelRecord
 
 
 class DatasetRecord(TypedDict):
@@ -62,6 +64,24 @@ class DatasetRecord(TypedDict):
 
     case: str
     row: str
+
+
+class _PanelRecord(TypedDict):
+    case: str
+    pair: str
+    pairs: list[str]
+
+
+class PanelRecord(_PanelRecord, total=False):
+    """Whose pair a case is: the panel case's ID, the pair's name (``judge vs editor``),
+    the panel's graders and every pair of the panel in panel order (the pairs' records link through it); and
+    the pair's ``agreement`` and ``total`` where its answer holds them, or its
+    ``error`` (the summary's table of the panel)."""
+
+    agreement: int
+    total: int
+    error: str
+    graders: list[str]
 
 
 class UpdateRecord(TypedDict):

@@ -7,7 +7,13 @@ import json
 from collections.abc import Callable
 from typing import TypeAlias, cast
 
-from pytest_rubric.reports.records import CaseRecord, DatasetRecord, RecordHead, ledger_of
+from pytest_rubric.reports.records import (
+    CaseRecord,
+    DatasetRecord,
+    PanelRecord,
+    RecordHead,
+    ledger_of,
+)
 
 
 class _Sealed(RecordHead):
@@ -18,10 +24,12 @@ class SealedRecord(_Sealed, total=False):
     """A record's head, and the whole record as the report writes it (``sealed``); for a
     dataset's row, its ``dataset`` too (the summary counts rows by dataset); for a
     ledger's record (:func:`~pytest_rubric.reports.records.ledger_of`), ``ledger``, so
-    that the Markdown counts ledgers without reading every record back."""
+    that the Markdown counts ledgers without reading every record back; and for a
+    panel's pair its ``panel`` (the summary tables the pairs)."""
 
     dataset: DatasetRecord
     ledger: bool
+    panel: PanelRecord
 
 
 #: A record as a run keeps it: whole, or sealed (when a report or page reads them).
@@ -55,6 +63,8 @@ def sealed(record: CaseRecord, input_text: str | None = None) -> SealedRecord:
         head["dataset"] = record["dataset"]
     if ledger_of(record) is not None:
         head["ledger"] = True
+    if "panel" in record:
+        head["panel"] = record["panel"]
     return head
 
 

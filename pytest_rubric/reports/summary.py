@@ -78,6 +78,7 @@ def summary_lines(
         return [count_line("rubric", total)]
     lines = [count_line(name, row) for name, row in table.items()]
     lines.extend(_dataset_lines(records))
+    lines.extend(_panel_lines(records))
     lines.extend(_parked_lines(records))
     lines.extend(_answer_lines(cases))
     lines.extend(since)
@@ -106,6 +107,32 @@ def _dataset_lines(records: Sequence[KeptRecord]) -> list[str]:
         shown = ", ".join(plural(row[key], *words) for key, words in ROW_WORDS if row[key])
         total = plural(sum(row.values()), "row")
         lines.append(escape_controls(f"  dataset {case} ({file}): {total}, {shown}"))
+    return lines
+
+
+def _panel_lines(records: Sequence[KeptRecord]) -> list[str]:
+    """Each panel as one small table, in file order: a line a pair that ran, in panel
+    order, with its agreement over its total (or its outcome, where it has none)."""
+    panels: dict[tuple[str, str], dict[str, KeptRecord]] = {}
+    order: dict[tuple[str, str], list[str]] = {}
+    for record in in_file_order(records):
+        of = record.get("panel")
+        if of is not None:
+            key = (record["file"], of["case"])
+            panels.setdefault(key, {})[of["pair"]] = record
+            order.setdefault(key, of["pairs"])
+    lines = []
+    for (file, case), pairs in panels.items():
+        lines.append(escape_controls(f"  panel {case} ({file}): {plural(len(pairs), 'pair')}"))
+        width = max(map(len, pairs))
+        for name in order[file, case]:
+            pair = pairs.get(name)
+            if pair is None:
+                continue
+            of = pair["panel"]
+            figure = f"{of['agreement']}/{of['total']}" if "total" in of else of.get("error", "-")
+            mark = "" if pair["outcome"] == "matched" else f"  [{pair['outcome']}]"
+            lines.append(escape_controls(f"    {name:<{width}}  {figure:>9}{mark}"))
     return lines
 
 

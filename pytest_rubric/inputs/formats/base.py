@@ -84,6 +84,9 @@ class InputFile:
     ledger: Ledger | None = None
     sides: tuple[InputFile, InputFile] | None = None
     dataset: Dataset | None = None
+    #: A panel's pair: the panel's ledger, and the pair's graders by index (the panel's
+    #: export is then read once for all its pairs: :mod:`~pytest_rubric.inputs.panelread`).
+    pair_of: tuple[Ledger, int, int] | None = None
 
     @property
     def description(self) -> Ledger | Dataset | None:

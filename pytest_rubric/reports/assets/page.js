@@ -309,6 +309,10 @@
     page.append(el("h2", {id: "datasets", text: "Datasets (" + data.datasets.length + "): each row a case"}));
     data.datasets.forEach((dataset, number) => page.append(datasetSection(dataset, number)));
   }
+  if (data.panels.length) {
+    page.append(el("h2", {id: "panels", text: "Panels (" + data.panels.length + "): every pair of graders"}));
+    for (const panel of data.panels) page.append(panelSection(panel));
+  }
   const numbers = new Map(data.ledgers.map((ledger, number) => [ledger, number]));
   page.append(el("h2", {id: "disagreeing", text: "Agreement ledgers with disagreements (" + disagreeing.length + ")"}));
   if (!disagreeing.length) page.append(el("p", {class: "muted", text: "None: in every ledger the graders agree."}));

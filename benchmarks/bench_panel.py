@@ -1,0 +1,133 @@
+"""What a panel costs (issue 47): a 1,000,000-case export judged by five graders, its ten
+pairs each a pytest item, the export read once; against one two-grader ledger of the same
+file, in the same run.
+
+    python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3] [--only csv jsonl]
+
+Each layout is one export with a column (a key) per grader, ``id,g1,...,g5``; the
+baseline is one agreement case reading it as ``ledger: {a: g1, b: g2}``, the panel one
+case reading it as ``ledger: {panel: [g1, g2, g3, g4, g5]}`` (ten items). Each
+measurement is a whole ``pytest`` run in a fresh process (``-p no:cacheprovider -n 0``),
+the two alternating, with its wall time, CPU time and peak RSS (GNU time's). It
+prints, per layout, the median of each side and the panel's ratio over the ledger
+(goal: at most 1.5x in time and in memory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GRADERS = ("g1", "g2", "g3", "g4", "g5")
+#: GNU time, printing the peak RSS (KiB), user and system seconds of what it runs.
+TIMED = ("/usr/bin/time", "-f", "%M %U %S")
+
+
+def labels(rows: int) -> list[tuple[str, list[bool]]]:
+    """Each case's ID and five labels: 60% pass for g1, each other grader agreeing with it
+    90% of the time."""
+    rng = random.Random(7)
+    made = []
+    for number in range(rows):
+        first = rng.random() < 0.6
+        others = [first if rng.random() < 0.9 else not first for _ in GRADERS[1:]]
+        made.append((f"h{number:07d}", [first, *others]))
+    return made
+
+
+def write(path: Path, rows: int) -> None:
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        if path.suffix == ".csv":
+            stream.write("id," + ",".join(GRADERS) + "\n")
+            for case_id, marks in labels(rows):
+                stream.write(
+                    case_id + "," + ",".join("PASS" if m else "FAIL" for m in marks) + "\n"
+                )
+        else:
+            for case_id, marks in labels(rows):
+                stream.write(
+                    json.dumps({"id": case_id, **dict(zip(GRADERS, marks, strict=True))}) + "\n"
+                )
+
+
+def project(folder: Path, suffix: str, rows: int, panel: bool) -> tuple[Path, int]:
+    """A project of one case over the layout's export (written once, shared), and how many
+    items it runs."""
+    data = folder / "data" / f"{rows}-export{suffix}"
+    if not data.exists():
+        data.parent.mkdir(parents=True, exist_ok=True)
+        write(data, rows)
+    place = folder / f"{suffix[1:]}-{'panel' if panel else 'ledger'}"
+    place.mkdir(exist_ok=True)
+    link = place / data.name
+    if not link.exists():
+        os.link(data, link)  # a hard link: a symlink out of the project is refused
+    words = "labels: {PASS: true, FAIL: false}, " if suffix == ".csv" else ""
+    graders = f"panel: [{', '.join(GRADERS)}]" if panel else "a: g1, b: g2"
+    (place / "export.rubric.yaml").write_text(
+        f"evaluator: agreement\ncases:\n  - id: whole\n    input_file: {data.name}\n"
+        f"    ledger: {{{words}{graders}}}\n    expected_subset: {{total: {rows}}}\n",
+        encoding="utf-8",
+    )
+    return place, 10 if panel else 1
+
+
+def run(place: Path, items: int) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one pytest run in ``place``, and its peak RSS (KiB), as
+    GNU time measures the process."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [*TIMED, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"],
+        cwd=place,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(ROOT))},
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0 or f"{items} passed" not in done.stdout:  # every case counted
+        raise SystemExit(f"pytest exited {done.returncode} in {place}:\n{done.stdout[-2000:]}")
+    rss, user, system = done.stderr.split()[-3:]
+    return wall, float(user) + float(system), int(rss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=["csv", "jsonl"], default=["csv", "jsonl"])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        print(f"{args.rows:,} cases, 5 graders (10 pairs), {args.repeats} alternating pairs")
+        for suffix in (f".{name}" for name in args.only):
+            ledger = project(folder, suffix, args.rows, panel=False)
+            panel = project(folder, suffix, args.rows, panel=True)
+            run(*ledger)  # warm the page cache with the file
+            runs: list[tuple[tuple[float, float, int], tuple[float, float, int]]] = []
+            for _ in range(args.repeats):
+                runs.append((run(*ledger), run(*panel)))
+            for index, (measure, unit) in enumerate(
+                (("wall", "s"), ("CPU", "s"), ("peak RSS", "MiB"))
+            ):
+                scale = 1024 if unit == "MiB" else 1
+                one = statistics.median(pair[0][index] for pair in runs) / scale
+                many = statistics.median(pair[1][index] for pair in runs) / scale
+                best = min(pair[1][index] / pair[0][index] for pair in runs)
+                print(
+                    f"{suffix[1:]} {measure:<9} ledger {one:8.2f} {unit:<3} panel {many:8.2f} "
+                    f"{unit:<3} {many / one:.2f}x (best {best:.2f}x)"
+                )
+
+
+if __name__ == "__main__":
+    main()

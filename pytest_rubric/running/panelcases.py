@@ -1,0 +1,85 @@
+"""A panel case's pairs as cases of their own (:func:`panel_cases`), read anew at each
+collection (the case cache keeps the panel case).
+
+Each pair of a ``panel:`` is named ``<case id>[<x> vs <y>]``, in panel order, and reads
+the export as a two-grader ledger whose ``a`` is the first of the pair
+(:meth:`~pytest_rubric.descriptions.ledger.Ledger.of_pair`): its answer is the
+two-grader answer on that pair's rows. Its expected answer is its own under
+``expected_pairs``, the case's ``expected_subset`` (every pair's), or its ``expected``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from pytest_rubric.casefiles.cases import Case
+from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.packed import pack
+from pytest_rubric.descriptions.panel import PairOf
+from pytest_rubric.inputs.inputpaths import InputFiles
+from pytest_rubric.inputs.source import joined_sides
+
+
+def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
+    """The cases of ``case``'s pairs (``display`` names the case file; ``files`` finds
+    a join's side files), or ``case`` itself when it has no panel, or problems other
+    than no expected answer (its item fails with them)."""
+    source = case.input_file
+    ledger = None if source is None else source.ledger
+    if (
+        source is None
+        or ledger is None
+        or ledger.panel is None
+        or any(problem is not case.missing_expected for problem in case.problems)
+    ):
+        yield case
+        return
+    panel = ledger.panel
+    names = tuple(panel.pair_name(x, y) for x, y in panel.pairs())
+    pinned = case.expected if case.pairs else None
+    for (x, y), name in zip(panel.pairs(), names, strict=True):
+        pair = ledger.of_pair(x, y)
+        if pair.join is None:
+            input_file = replace(source, ledger=pair, pair_of=(ledger, x, y))
+        else:
+            sides = []
+            for side in pair.join:
+                resolved, problem = files.resolve(side.input_file)
+                if problem is not None:  # the loader resolved each side: moved since
+                    raise CaseFileError(display, side.file_at[0], side.file_at[1], problem)
+                sides.append(resolved)
+            input_file = joined_sides(replace(sides[0], ledger=pair), (sides[0], sides[1]))
+        made = replace(
+            case,
+            name=f"{case.name}[{name}]",
+            input_file=input_file,
+            pair=PairOf(case.name, name, names, pinned=pinned is not None, graders=panel.names),
+            pairs=False,
+        )
+        if pinned is not None:
+            made = _pinned(made, pinned.get(name), display, name)
+        yield made
+
+
+def _pinned(case: Case, expected: JSON, display: str, name: str) -> Case:
+    """A pair's case with its answer under ``expected_pairs`` (``expected``), or failing
+    for want of one (which ``--rubric-update=new`` fills)."""
+    if isinstance(expected, dict):
+        return replace(case, packed_expected=pack(expected))
+    missing = CaseFileError(
+        display,
+        case.line,
+        case.place.col,
+        f"'expected_pairs' has no answer for the pair {escape_controls(repr(name))}; add "
+        f"'{escape_controls(name)}:' under it with the pair's exact answer, or run "
+        "'pytest --rubric-update=new' to write it",
+    )
+    return replace(
+        case,
+        packed_expected=pack({}),
+        problems=(*case.problems, missing),
+        missing_expected=missing,
+    )
