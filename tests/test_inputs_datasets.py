@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_rubric.casefiles.cases import Case
-from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.evaluator import Evaluator
 from pytest_rubric.evaluators.builtin import REASON
+from pytest_rubric.running.datasetcases import dataset_cases
 from pytest_rubric.running.runner import run_case
 
 CODES = ["missing-title", "missing-source", "all-required-met"]

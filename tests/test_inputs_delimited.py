@@ -19,11 +19,11 @@ from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.reports.schema import shipped
+from pytest_rubric.running.datasetcases import dataset_cases
 from pytest_rubric.running.outcome import CaseOutcome
 
 TOOLS = Path(__file__).resolve().parent.parent / "docs" / "demos" / "tools"

@@ -35,7 +35,6 @@ from _inputs import input_file_at
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.descriptions.dataset import Dataset
@@ -48,6 +47,7 @@ from pytest_rubric.inputs.formats.base import Format, InputFile
 from pytest_rubric.inputs.formats.evallog import INSPECT_LOG, MAX_ENTRY_BYTES
 from pytest_rubric.inputs.formats.jsondocument import JSON_DOCUMENT
 from pytest_rubric.inputs.formats.registry import format_for
+from pytest_rubric.running.datasetcases import dataset_cases
 from pytest_rubric.running.runner import run_case
 
 TOOLS = Path(__file__).resolve().parent.parent / "docs" / "demos" / "tools"

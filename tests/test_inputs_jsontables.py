@@ -18,12 +18,12 @@ from _agreement import agreement_case, answer, reviewed, run_agreement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.descriptions.keypaths import KeyPath
 from pytest_rubric.inputs import jsondocs
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.jsondocs import document_rows
+from pytest_rubric.running.datasetcases import dataset_cases
 from pytest_rubric.running.outcome import CASE_ERROR, CaseOutcome
 
 TOOLS = Path(__file__).resolve().parent.parent / "docs" / "demos" / "tools"

@@ -160,7 +160,7 @@ def test_a_report_against_itself_says_nothing_changed_and_exits_0(
         "pytestRubric": base["pytestRubric"],
         "cases": 45,
         "digest": base["suite"]["digest"],
-        "collected": 42,
+        "collected": 45,
         "collectedOnly": 0,
     }
 
@@ -233,7 +233,7 @@ def test_every_kind_of_change_in_json_failures_first(
         "answerChanged": 1,
         "ledgersChanged": 1,
         "notCompared": 0,
-        "compared": 40,
+        "compared": 43,
     }
     assert [(c["nodeid"], c["change"], c["before"], c["after"]) for c in made["cases"]] == [
         (LEDGER, "outcome", "matched", "mismatched"),
@@ -722,7 +722,7 @@ def test_two_shards_that_share_no_case_compare_nothing_and_never_exit_0(
     assert lines == [
         f"pytest-rubric diff: nothing compared: no case ran in both reports "
         f"({halves[0]} -> {halves[1]})",
-        "42 cases not compared: collected by both runs, selected by one only "
+        "45 cases not compared: collected by both runs, selected by one only "
         "(-k, -m, --deselect, a shard)",
     ]
     status, made = diff_json(capsys, *halves)
@@ -730,7 +730,7 @@ def test_two_shards_that_share_no_case_compare_nothing_and_never_exit_0(
     assert (made["changed"], made["summary"]["compared"], made["summary"]["notCompared"]) == (
         False,
         0,
-        42,
+        45,
     )
 
 
@@ -753,7 +753,7 @@ def test_cases_of_one_suite_only_that_were_not_run_are_named_where_no_section_li
     listed nowhere below, so the line on the suites says it."""
     grown = copy.deepcopy(base)
     late = "rubrics/late.rubric.yaml::late"
-    grown["suite"] = suite_record([*base["suite"]["nodeids"], late], 42)
+    grown["suite"] = suite_record([*base["suite"]["nodeids"], late], 45)
     old = written(tmp_path, "old.json", settled(grown))
     new = written(tmp_path, "new.json", base)
     status, lines, _ = diff(capsys, old, new)

@@ -20,7 +20,6 @@ import pytest
 from _pytest._code.code import TerminalRepr
 
 from pytest_rubric.casefiles.cases import Case
-from pytest_rubric.casefiles.datasetcases import dataset_cases
 from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.core.errors import CaseFileError, RegistrationError
 from pytest_rubric.core.escapes import escape_controls
@@ -44,6 +43,7 @@ from pytest_rubric.plugin.state import (
 )
 from pytest_rubric.reports.caserecords import RecordOf
 from pytest_rubric.running.caserun import CaseRun
+from pytest_rubric.running.datasetcases import dataset_cases
 from pytest_rubric.running.outcome import MATCHED
 from pytest_rubric.running.panelcases import panel_cases
 from pytest_rubric.running.runner import run_case

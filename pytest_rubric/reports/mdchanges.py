@@ -123,7 +123,3 @@ def _ids(moved: Sequence[Moved]) -> Iterator[str]:
     for one in moved:
         where = one["where"]
         yield code(one["id"]) + (f" ({code(where)})" if where else "")
-
-
-def _cases(count: int) -> str:
-    return f"{count:,} case{'' if count == 1 else 's'}"
