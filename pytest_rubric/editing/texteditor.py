@@ -174,6 +174,9 @@ class Editor:
         first_key_at = next(iter(keys.values()))[0]
         self.json_case = self.is_flow(case) and self.text[self.offset(first_key_at)] == '"'
         self.step = self._step(case)
+        if write.key != "expected":
+            self._write_pairs(case, write)
+            return
         if write.created:
             if "expected" in case and case["expected"] is not None:
                 raise UpdateRefused(f"case {write.name!r} has an 'expected' now")
@@ -187,6 +190,20 @@ class Editor:
             raise UpdateRefused(f"case {write.name!r} no longer has an 'expected' mapping")
         self._update(case, "expected", expected, dict(write.after))
 
+    def _write_pairs(self, case: dict[str, JSON], write: Write) -> None:
+        """Each pair's answer under the case's ``expected_pairs``, leaf by leaf; pairs
+        not pinned yet go after those that are, in the order given (panel order)."""
+        old = case.get(write.key)
+        if old is None:
+            if write.key in case:  # 'expected_pairs:' left empty: filled where it is
+                self._replace(case, write.key, None, dict(write.after))
+            else:
+                self._insert_expected(case, write.after, write.key)
+            return
+        if not isinstance(old, dict):
+            raise UpdateRefused(f"case {write.name!r} no longer has an {write.key!r} mapping")
+        self._update(case, write.key, old, {**old, **write.after})
+
     def _step(self, case: dict[str, JSON]) -> int:
         """The file's indentation step, as the case indents a nested block mapping."""
         keys = self.spans.keys[id(case)]
@@ -198,20 +215,22 @@ class Editor:
                     return inner - column
         return 2
 
-    def _insert_expected(self, case: dict[str, JSON], answer: Mapping[str, JSON]) -> None:
+    def _insert_expected(
+        self, case: dict[str, JSON], answer: Mapping[str, JSON], key: str = "expected"
+    ) -> None:
         keys = self.spans.keys[id(case)]
         last = next(reversed(keys))
         end = self.end_of(case, last)
         if self.is_flow(case):
             style = self.json_case
-            text = f", {string('expected', json_style=style)}: {flow(answer, json_style=style)}"
+            text = f", {string(key, json_style=style)}: {flow(answer, json_style=style)}"
             self.edits.append((end, end, text))
             return
         first_key, _ = next(iter(keys.values()))
         column = first_key[1]
         pad = " " * (column - 1)
         style = self.text[self.offset(first_key)] == '"'  # a block case with JSON's quoted keys
-        name = string("expected", json_style=style)
+        name = string(key, json_style=style)
         if is_nested(answer):
             lines = [f"{pad}{name}:", *block(answer, column - 1 + self.step, self.step)]
         else:
