@@ -164,7 +164,7 @@ def decide(
         "created": filled,
         "lines": list(place.lines) if alone and place.lines is not None else None,
         "span": [place.col, *place.end] if alone and place.end is not None else None,
-        "pair": None if pair is None else pair.pairs.index(pair.pair),
+        "pairs": None if pair is None else list(pair.pairs),
     }
     if pair is not None:
         shipped["after"] = {pair.pair: answer}
@@ -178,4 +178,5 @@ def _write_of(case: Case, answer: dict[str, JSON], *, filled: bool) -> Write:
     pair = case.pair
     if pair is None:
         return Write(case.index, case.name, answer, created=filled)
-    return Write(case.index, case.name, {pair.pair: answer}, created=filled, key=PAIRS)
+    after = {pair.pair: answer}
+    return Write(case.index, case.name, after, created=filled, key=PAIRS, order=pair.pairs)

@@ -117,8 +117,10 @@ def _changed(edits: list[tuple[Write, Part]]) -> list[tuple[int, int, int, int]]
 
 def _key(write: CaseWrite) -> tuple[int, int]:
     """A write's case, and its pair's place in panel order (-1: the case's expected)."""
-    pair = write["pair"]
-    return write["index"], -1 if pair is None else pair
+    pairs = write["pairs"]
+    if pairs is None:
+        return write["index"], -1
+    return write["index"], pairs.index(next(iter(write["after"])))
 
 
 def combined(pending: Sequence[CaseWrite]) -> list[Write]:
@@ -130,7 +132,9 @@ def combined(pending: Sequence[CaseWrite]) -> list[Write]:
         last = writes[-1] if writes else None
         if last is not None and last.key == made.key != "expected" and last.index == made.index:
             after = {**last.after, **made.after}
-            writes[-1] = dataclasses.replace(last, after=after, created=last.created and made.created)
+            writes[-1] = dataclasses.replace(
+                last, after=after, created=last.created and made.created
+            )
         else:
             writes.append(made)
     return writes

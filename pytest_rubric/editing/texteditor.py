@@ -202,7 +202,43 @@ class Editor:
             return
         if not isinstance(old, dict):
             raise UpdateRefused(f"case {write.name!r} no longer has an {write.key!r} mapping")
-        self._update(case, write.key, old, {**old, **write.after})
+        rank = {name: place for place, name in enumerate(write.order)}
+        merged = {**old, **write.after}.items()
+        new = dict(sorted(merged, key=lambda item: rank.get(item[0], len(rank))))
+        added = {name: answer for name, answer in write.after.items() if name not in old}
+        if not (added and old) or self.is_flow(old) or not self._insert_keys(old, new, write):
+            self._update(case, write.key, old, new)
+
+    def _insert_keys(self, old: dict[str, JSON], new: dict[str, JSON], write: Write) -> bool:
+        """Edit a block mapping of pairs key by key, each new pair's lines put before
+        the first pair pinned after it in ``write.order`` (else after the last). ``False``
+        when the mapping is not laid out one key per line (then :meth:`_update` edits it)."""
+        keys = self.spans.keys[id(old)]
+        names = list(old)
+        for name in names:
+            start = self.offset(keys[name][0])
+            line_start = self.line_start(start)
+            if line_start == 0 or not _INDENT.fullmatch(self.text, line_start, start):
+                return False
+        for name in names:
+            self._update(old, name, old[name], new[name])
+        rank = {name: place for place, name in enumerate(write.order)}
+        before: dict[str | None, dict[str, JSON]] = {}
+        for name, answer in write.after.items():
+            if name not in old:
+                after = (other for other in names if rank.get(other, -1) > rank.get(name, -1))
+                before.setdefault(next(after, None), {})[name] = answer
+        column = keys[names[0]][0][1]
+        quoted_keys = self.text[self.offset(keys[names[0]][0])] == '"'
+        for next_pinned, pairs in before.items():
+            lines = block(pairs, column - 1, self.step, json_style=quoted_keys)
+            if next_pinned is None:
+                at = self.after(old, names[-1])
+                self.edits.append((at, at, self.newline + self.newline.join(lines)))
+            else:
+                at = self.line_start(self.offset(keys[next_pinned][0]))
+                self.edits.append((at, at, self.newline.join(lines) + self.newline))
+        return True
 
     def _step(self, case: dict[str, JSON]) -> int:
         """The file's indentation step, as the case indents a nested block mapping."""

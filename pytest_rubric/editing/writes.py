@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.running.caserun import CaseWrite
 
-
 #: Where a panel's pairs' answers are written, by pair name.
 PAIRS = "expected_pairs"
 
@@ -24,13 +23,15 @@ class Write:
     """One case's answer to write as its ``expected``: ``index`` is its place in
     ``cases:``, ``name`` its ID; ``created`` when the case has no ``expected`` yet.
     With ``key`` ``expected_pairs``, ``after`` holds a panel's pairs' answers by pair
-    name, each written under ``expected_pairs:`` beside the pairs it does not hold."""
+    name, each written under ``expected_pairs:`` beside the pairs it does not hold, in
+    ``order`` (the panel's pairs by name)."""
 
     index: int
     name: str
     after: Mapping[str, JSON]
     created: bool
     key: str = "expected"
+    order: tuple[str, ...] = ()
 
 
 def write_of(write: CaseWrite) -> Write:
@@ -41,5 +42,6 @@ def write_of(write: CaseWrite) -> Write:
         write["name"],
         after if isinstance(after, dict) else {},
         write["created"],
-        "expected" if write["pair"] is None else PAIRS,
+        "expected" if write["pairs"] is None else PAIRS,
+        tuple(write["pairs"] or ()),
     )
