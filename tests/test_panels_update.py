@@ -106,10 +106,12 @@ def test_all_rewrites_the_pinned_answers_that_differ_leaf_by_leaf_then_a_run_pas
 
 
 @DIST
+@pytest.mark.parametrize("left", ["", "    expected:\n"], ids=["none", "empty"])
 def test_a_panel_with_no_expected_gets_every_pair_in_panel_order(
-    pytester: pytest.Pytester, dist: str
+    pytester: pytest.Pytester, dist: str, left: str
 ) -> None:
-    project(pytester, HEAD)
+    # An empty 'expected:' (which its error says --rubric-update fills) becomes expected_pairs.
+    project(pytester, HEAD + left)
     result = run(pytester, dist, "--rubric-update=new")
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(["3 expected answers written, 3 created, in 1 file"])

@@ -197,6 +197,12 @@ class Editor:
         if old is None:
             if write.key in case:  # 'expected_pairs:' left empty: filled where it is
                 self._replace(case, write.key, None, dict(write.after))
+            elif "expected" in case and case["expected"] is None:
+                # 'expected:' left empty: it becomes 'expected_pairs:', filled where it is.
+                at = self.offset(self.spans.keys[id(case)]["expected"][0])
+                at += self.text[at] in "\"'"  # inside a quoted key's quotes
+                self.edits.append((at, at + len("expected"), write.key))
+                self._replace(case, "expected", None, dict(write.after))
             else:
                 self._insert_expected(case, write.after, write.key)
             return
