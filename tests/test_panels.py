@@ -460,19 +460,6 @@ def test_a_panel_case_file_is_valid_under_the_shipped_schema() -> None:
         jsonschema.validate(both, schema)
 
 
-def test_rubric_update_leaves_a_panel_case_file_alone_and_says_so(
-    pytester: pytest.Pytester,
-) -> None:
-    panel_project(pytester)
-    before = (pytester.path / "panel.rubric.yaml").read_bytes()
-    result = pytester.runpytest("--rubric-update=all", "--rubric-update-in-ci", "-p", "no:randomly")
-    result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(
-        ["1 pair of a panel not written (panel.rubric.yaml::week[[]Editor vs Lead[]]): *"]
-    )
-    assert (pytester.path / "panel.rubric.yaml").read_bytes() == before
-
-
 def test_the_review_page_grids_a_panel_each_cell_leading_to_its_pair(
     pytester: pytest.Pytester,
 ) -> None:

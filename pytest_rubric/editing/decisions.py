@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from pytest_rubric.casefiles.cases import Case
 from pytest_rubric.core.compare import json_equal
-from pytest_rubric.core.jsonvalues import plain
-from pytest_rubric.editing.writes import Write
+from pytest_rubric.core.jsonvalues import JSON, plain
+from pytest_rubric.editing.writes import PAIRS, Write
 from pytest_rubric.running.caserun import CaseRun, CaseWrite, Held
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome
 
@@ -59,7 +59,6 @@ def fillable(case: Case, mode: str | None) -> bool:
     return (
         mode is not None
         and case.marks.xfail is None
-        and case.pair is None  # a pair's answer goes under expected_pairs, written by hand
         and case.missing_expected is not None
         and case.problems == (case.missing_expected,)
     )
@@ -94,8 +93,10 @@ def decide(
 
     A written case matches its new ``expected``. Only a case that ran its evaluator
     to an answer writes: never one with a problem, an evaluator failure or an xfail mark,
-    and never a dataset's row, a panel's pair or a case with ``expected_subset`` (its answer is
-    :attr:`CaseRun.kept`: it mismatches, as in a plain run, and the run says why).
+    and never a dataset's row, a panel's pair whose case pins one ``expected`` for every
+    pair, or a case with ``expected_subset`` (its answer is :attr:`CaseRun.kept`: it
+    mismatches, as in a plain run, and the run says why). A panel's pair writes its answer
+    under its case's ``expected_pairs``, at its name.
     An answer that is a refusal (:func:`refusal_of`) is held back unless ``refusals``:
     the case fails as it fails in a plain run (without an ``expected``, as a case error
     saying what was held).
@@ -118,7 +119,9 @@ def decide(
         return CaseRun(result, kept=DATASET_ROW)
     if case.subset:
         return CaseRun(result, kept=SUBSET)
-    if case.pair is not None:  # its answer goes under its panel's expected_pairs
+    pair = case.pair
+    if pair is not None and not (pair.pinned or filled):
+        # Its answer is the case's 'expected', every pair's: one pair's answer is not it.
         return CaseRun(result, kept=PANEL_PAIR)
     held = None if refusals else refusal_of(result)
     if held is not None:
@@ -143,7 +146,7 @@ def decide(
         problem = outside(path, root)
     alone = False
     if problem is None and path is not None:
-        write = Write(case.index, case.name, answer, created=filled)
+        write = _write_of(case, answer, filled=filled)
         problem, alone = can_write(path, digest, case, write, files or CaseFileReads())
     if problem is not None:
         problem = f"its answer cannot be written into the case file: {problem}"
@@ -161,6 +164,19 @@ def decide(
         "created": filled,
         "lines": list(place.lines) if alone and place.lines is not None else None,
         "span": [place.col, *place.end] if alone and place.end is not None else None,
+        "pairs": None if pair is None else list(pair.pairs),
     }
+    if pair is not None:
+        shipped["after"] = {pair.pair: answer}
     written = dataclasses.replace(result, case=case.with_expected(answer), outcome=MATCHED)
     return CaseRun(written, shipped, None if filled else plain(case.expected))
+
+
+def _write_of(case: Case, answer: dict[str, JSON], *, filled: bool) -> Write:
+    """The write of ``case``'s answer: its ``expected``, or a pair's place in its panel
+    case's ``expected_pairs``."""
+    pair = case.pair
+    if pair is None:
+        return Write(case.index, case.name, answer, created=filled)
+    after = {pair.pair: answer}
+    return Write(case.index, case.name, after, created=filled, key=PAIRS, order=pair.pairs)

@@ -56,10 +56,10 @@ def write_file(
     if away is not None:
         result.refused = f"nothing was written: {away}"
         return result
-    # The same case collected twice (through a symlink too) is written once.
-    pending = sorted({write["index"]: write for write in shipped}.values(), key=_index)
+    # The same case (or pair) collected twice (through a symlink too) is written once.
+    pending = sorted({_key(write): write for write in shipped}.values(), key=_key)
     digests = {write["digest"] for write in pending}
-    writes = [write_of(write) for write in pending]
+    writes = combined(pending)
     try:
         data = path.read_bytes()
         if len(digests) != 1 or hashlib.sha256(data).hexdigest() not in digests:
@@ -67,7 +67,7 @@ def write_file(
                 "it changed on disk since it was collected; run again to write the "
                 "answers into the current file"
             )
-        edits = _parts(Source(data), writes, pending)
+        edits = _parts(Source(data), writes, pending) if len(writes) == len(pending) else None
         new = splice(data, edits) if edits is not None else rewrite(data, writes)
         if new != data:
             write_bytes_atomically(path, new)
@@ -84,8 +84,8 @@ def write_file(
         new.decode("utf-8-sig"),
         _changed(edits) if edits is not None else None,
     )
-    result.written = len(writes)
-    result.created = sum(write.created for write in writes)
+    result.written = len(pending)
+    result.created = sum(write["created"] for write in pending)
     return result
 
 
@@ -115,8 +115,29 @@ def _changed(edits: list[tuple[Write, Part]]) -> list[tuple[int, int, int, int]]
     return changed
 
 
-def _index(write: CaseWrite) -> int:
-    return write["index"]
+def _key(write: CaseWrite) -> tuple[int, int]:
+    """A write's case, and its pair's place in panel order (-1: the case's expected)."""
+    pairs = write["pairs"]
+    if pairs is None:
+        return write["index"], -1
+    return write["index"], pairs.index(next(iter(write["after"])))
+
+
+def combined(pending: Sequence[CaseWrite]) -> list[Write]:
+    """The writes to make, in order: the pairs of one panel case (``pending`` in
+    :func:`_key` order) make one write of all their answers, in panel order."""
+    writes: list[Write] = []
+    for write in pending:
+        made = write_of(write)
+        last = writes[-1] if writes else None
+        if last is not None and last.key == made.key != "expected" and last.index == made.index:
+            after = {**last.after, **made.after}
+            writes[-1] = dataclasses.replace(
+                last, after=after, created=last.created and made.created
+            )
+        else:
+            writes.append(made)
+    return writes
 
 
 def _parts(

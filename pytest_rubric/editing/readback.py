@@ -105,13 +105,26 @@ def check_rewritten(
             continue
         if not isinstance(old, dict) or not isinstance(new, dict):
             raise UpdateRefused(f"case {write.name!r} would no longer be a mapping; {BY_HAND}")
-        rest_old = {k: v for k, v in old.items() if k != "expected"}
-        rest_new = {k: v for k, v in new.items() if k != "expected"}
-        if not identical(rest_old, rest_new) or not json_equal(new.get("expected"), write.after):
+        # A panel's empty 'expected:' becomes its 'expected_pairs:'.
+        gone = ("expected", write.key) if old.get("expected", 0) is None else (write.key,)
+        rest_old = {k: v for k, v in old.items() if k not in gone}
+        rest_new = {k: v for k, v in new.items() if k not in gone}
+        if not identical(rest_old, rest_new) or not json_equal(
+            new.get(write.key), written_value(old, write)
+        ):
             raise UpdateRefused(
                 f"case {write.name!r} would not read back with its answer as its expected; "
                 f"{BY_HAND}"
             )
+
+
+def written_value(old: dict[str, JSON], write: Write) -> JSON:
+    """What ``write`` leaves under its key of the case ``old``: its answer as ``expected``,
+    or a panel's pairs pinned before with the pairs it writes put in."""
+    if write.key == "expected":
+        return dict(write.after)
+    pinned = old.get(write.key)
+    return {**(pinned if isinstance(pinned, dict) else {}), **write.after}
 
 
 def text_of(data: bytes) -> str:

@@ -174,6 +174,9 @@ class Editor:
         first_key_at = next(iter(keys.values()))[0]
         self.json_case = self.is_flow(case) and self.text[self.offset(first_key_at)] == '"'
         self.step = self._step(case)
+        if write.key != "expected":
+            self._write_pairs(case, write)
+            return
         if write.created:
             if "expected" in case and case["expected"] is not None:
                 raise UpdateRefused(f"case {write.name!r} has an 'expected' now")
@@ -187,6 +190,62 @@ class Editor:
             raise UpdateRefused(f"case {write.name!r} no longer has an 'expected' mapping")
         self._update(case, "expected", expected, dict(write.after))
 
+    def _write_pairs(self, case: dict[str, JSON], write: Write) -> None:
+        """Each pair's answer under the case's ``expected_pairs``, leaf by leaf; pairs
+        not pinned yet go after those that are, in the order given (panel order)."""
+        old = case.get(write.key)
+        if old is None:
+            if write.key in case:  # 'expected_pairs:' left empty: filled where it is
+                self._replace(case, write.key, None, dict(write.after))
+            elif "expected" in case and case["expected"] is None:
+                # 'expected:' left empty: it becomes 'expected_pairs:', filled where it is.
+                at = self.offset(self.spans.keys[id(case)]["expected"][0])
+                at += self.text[at] in "\"'"  # inside a quoted key's quotes
+                self.edits.append((at, at + len("expected"), write.key))
+                self._replace(case, "expected", None, dict(write.after))
+            else:
+                self._insert_expected(case, write.after, write.key)
+            return
+        if not isinstance(old, dict):
+            raise UpdateRefused(f"case {write.name!r} no longer has an {write.key!r} mapping")
+        rank = {name: place for place, name in enumerate(write.order)}
+        merged = {**old, **write.after}.items()
+        new = dict(sorted(merged, key=lambda item: rank.get(item[0], len(rank))))
+        added = {name: answer for name, answer in write.after.items() if name not in old}
+        if not (added and old) or self.is_flow(old) or not self._insert_keys(old, new, write):
+            self._update(case, write.key, old, new)
+
+    def _insert_keys(self, old: dict[str, JSON], new: dict[str, JSON], write: Write) -> bool:
+        """Edit a block mapping of pairs key by key, each new pair's lines put before
+        the first pair pinned after it in ``write.order`` (else after the last). ``False``
+        when the mapping is not laid out one key per line (then :meth:`_update` edits it)."""
+        keys = self.spans.keys[id(old)]
+        names = list(old)
+        for name in names:
+            start = self.offset(keys[name][0])
+            line_start = self.line_start(start)
+            if line_start == 0 or not _INDENT.fullmatch(self.text, line_start, start):
+                return False
+        for name in names:
+            self._update(old, name, old[name], new[name])
+        rank = {name: place for place, name in enumerate(write.order)}
+        before: dict[str | None, dict[str, JSON]] = {}
+        for name, answer in write.after.items():
+            if name not in old:
+                after = (other for other in names if rank.get(other, -1) > rank.get(name, -1))
+                before.setdefault(next(after, None), {})[name] = answer
+        column = keys[names[0]][0][1]
+        quoted_keys = self.text[self.offset(keys[names[0]][0])] == '"'
+        for next_pinned, pairs in before.items():
+            lines = block(pairs, column - 1, self.step, json_style=quoted_keys)
+            if next_pinned is None:
+                at = self.after(old, names[-1])
+                self.edits.append((at, at, self.newline + self.newline.join(lines)))
+            else:
+                at = self.line_start(self.offset(keys[next_pinned][0]))
+                self.edits.append((at, at, self.newline.join(lines) + self.newline))
+        return True
+
     def _step(self, case: dict[str, JSON]) -> int:
         """The file's indentation step, as the case indents a nested block mapping."""
         keys = self.spans.keys[id(case)]
@@ -198,20 +257,22 @@ class Editor:
                     return inner - column
         return 2
 
-    def _insert_expected(self, case: dict[str, JSON], answer: Mapping[str, JSON]) -> None:
+    def _insert_expected(
+        self, case: dict[str, JSON], answer: Mapping[str, JSON], key: str = "expected"
+    ) -> None:
         keys = self.spans.keys[id(case)]
         last = next(reversed(keys))
         end = self.end_of(case, last)
         if self.is_flow(case):
             style = self.json_case
-            text = f", {string('expected', json_style=style)}: {flow(answer, json_style=style)}"
+            text = f", {string(key, json_style=style)}: {flow(answer, json_style=style)}"
             self.edits.append((end, end, text))
             return
         first_key, _ = next(iter(keys.values()))
         column = first_key[1]
         pad = " " * (column - 1)
         style = self.text[self.offset(first_key)] == '"'  # a block case with JSON's quoted keys
-        name = string("expected", json_style=style)
+        name = string(key, json_style=style)
         if is_nested(answer):
             lines = [f"{pad}{name}:", *block(answer, column - 1 + self.step, self.step)]
         else:

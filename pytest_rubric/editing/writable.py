@@ -148,10 +148,12 @@ def can_write(
     if locked is not None:
         return locked, False
     at = None if case.place.end is None else (case.line, case.place.col, case.place.end)
+    # A pair's answer is written with its case's other pairs, into the whole file, at the end.
+    lines = case.place.lines if write.key == "expected" else None
     try:
         if read.source is None:
             read.source = Source(read.data)
-        part = check(read.source, write, case.place.lines, (case.input, case.expected), at=at)
+        part = check(read.source, write, lines, (case.input, case.expected), at=at)
     except UpdateRefused as exc:
         return str(exc), False
     return None, part is not None

@@ -59,7 +59,8 @@ class UpdateRun:
         #: Cases whose answers, refusals, were held back (they failed).
         self.held: list[HeldRecord] = []
         #: Cases whose answers differ but are never written: dataset rows by dataset
-        #: (file and case), and the cases with expected_subset (node IDs).
+        #: (file and case), the cases with expected_subset and the pairs of a panel whose
+        #: case pins one 'expected' for every pair (node IDs).
         self.rows_kept: dict[tuple[str, str], int] = {}
         self.subsets_kept: list[str] = []
         self.pairs_kept: list[str] = []
@@ -173,9 +174,9 @@ class UpdateRun:
             terminalreporter.write_line(
                 escape_controls(
                     f"{plural(len(self.pairs_kept), 'pair')} of a panel not written ({names}"
-                    f"{f', and {more} more' if more > 0 else ''}): --rubric-update does not "
-                    "write a panel's pairs; write each pair's answer under 'expected_pairs:' by "
-                    "hand (the report's 'actual')"
+                    f"{f', and {more} more' if more > 0 else ''}): their case's 'expected' is "
+                    "every pair's, which one pair's answer does not replace; write "
+                    "'expected_pairs:' instead of it, and --rubric-update writes each pair's"
                 ),
                 yellow=True,
             )

@@ -24,7 +24,9 @@ class CaseWrite(TypedDict):
     whether it creates the case's ``expected``. ``lines`` (the line the case starts on and
     the line the next starts on, 0 after the last) when its answer could be written on its
     own lines, checked where it ran; ``span`` (its first column, and the line and column
-    where it ends) when it is a case of a flow list."""
+    where it ends) when it is a case of a flow list. ``pairs``: for a panel's pair, the
+    names of its panel's pairs in panel order (``after`` then holds ``{<its name>: answer}``,
+    for ``expected_pairs``)."""
 
     path: str
     digest: str
@@ -34,6 +36,7 @@ class CaseWrite(TypedDict):
     created: bool
     lines: list[int] | None
     span: list[int] | None
+    pairs: list[str] | None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
