@@ -26,6 +26,7 @@ from pytest_rubric.core.files import (
 from pytest_rubric.core.version import version
 from pytest_rubric.reports.htmlpage import review_page
 from pytest_rubric.reports.jsonreport import write_report
+from pytest_rubric.reports.markdown import limit_argument, marker_argument
 from pytest_rubric.reports.merge import MergeRefused, ShardReport, merge, parse
 from pytest_rubric.reports.summary import count_words
 
@@ -150,7 +151,7 @@ def _markdown_options(parser: argparse.ArgumentParser, what: str) -> None:
 
     parser.add_argument(
         "--limit",
-        type=_limit,
+        type=limit_argument,
         default=DEFAULT_LIMIT,
         metavar="CHARS",
         help=f"cut {what}'s lists to fit in CHARS characters (default {DEFAULT_LIMIT}, what a "
@@ -158,35 +159,12 @@ def _markdown_options(parser: argparse.ArgumentParser, what: str) -> None:
     )
     parser.add_argument(
         "--marker",
-        type=_marker,
+        type=marker_argument,
         default=DEFAULT_MARKER,
         metavar="NAME",
         help=f"start the Markdown with <!-- NAME --> (default {DEFAULT_MARKER}), which a "
         "workflow finds to update one comment",
     )
-
-
-def _limit(value: str) -> int:
-    from pytest_rubric.reports.markdown import MIN_LIMIT
-
-    try:
-        size = int(value)
-    except ValueError:
-        size = -1
-    if size < MIN_LIMIT:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a size the Markdown fits in; give {MIN_LIMIT:,} or more"
-        )
-    return size
-
-
-def _marker(value: str) -> str:
-    from pytest_rubric.reports.mdtext import marker_problem
-
-    problem = marker_problem(value)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
-    return value
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pytest-rubric") -> int:

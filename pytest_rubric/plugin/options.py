@@ -40,30 +40,17 @@ def markdown_path(value: str) -> str:
 
 
 def markdown_limit(value: str) -> int:
-    """``--rubric-markdown-limit``'s ``type=``: a size in characters, large enough for the
-    verdict, the counts and a list's first entries."""
-    from pytest_rubric.reports.markdown import DEFAULT_LIMIT, MIN_LIMIT
+    """``--rubric-markdown-limit``'s ``type=`` (imports the Markdown only when given)."""
+    from pytest_rubric.reports.markdown import limit_argument
 
-    try:
-        size = int(value)
-    except ValueError:
-        size = -1
-    if size < MIN_LIMIT:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a size the Markdown fits in; give a number of characters, "
-            f"{MIN_LIMIT:,} or more, e.g. {DEFAULT_LIMIT} (a GitHub comment's limit)"
-        )
-    return size
+    return limit_argument(value)
 
 
 def markdown_marker(value: str) -> str:
-    """``--rubric-markdown-marker``'s ``type=``: a name for the marker comment."""
-    from pytest_rubric.reports.mdtext import marker_problem
+    """``--rubric-markdown-marker``'s ``type=`` (imports the Markdown only when given)."""
+    from pytest_rubric.reports.markdown import marker_argument
 
-    problem = marker_problem(value)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    return marker_argument(value)
 
 
 def schema_path(value: str) -> str:

@@ -13,6 +13,7 @@ report is a code span (:mod:`pytest_rubric.reports.mdtext`).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -27,7 +28,14 @@ from pytest_rubric.reports.mdfit import (
     more_rows,
 )
 from pytest_rubric.reports.mdledgers import ledger_entry, ledgers_of
-from pytest_rubric.reports.mdtext import code, marker, place, table_head, table_row
+from pytest_rubric.reports.mdtext import (
+    code,
+    marker,
+    marker_problem,
+    place,
+    table_head,
+    table_row,
+)
 from pytest_rubric.reports.sealing import unsealed
 from pytest_rubric.reports.summary import COUNT_WORDS, ROW_WORDS, count_words, dataset_counts
 
@@ -35,6 +43,32 @@ from pytest_rubric.reports.summary import COUNT_WORDS, ROW_WORDS, count_words, d
 DEFAULT_LIMIT = 65_536
 #: The smallest size asked for that leaves room for a list's first entries.
 MIN_LIMIT = 2_000
+
+
+def limit_argument(value: str) -> int:
+    """An ``argparse`` ``type=`` for a Markdown limit (``--rubric-markdown-limit``,
+    ``--limit``): a size in characters, large enough for the verdict, the counts and a
+    list's first entries."""
+    try:
+        size = int(value)
+    except ValueError:
+        size = -1
+    if size < MIN_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a size the Markdown fits in; give a number of characters, "
+            f"{MIN_LIMIT:,} or more, e.g. {DEFAULT_LIMIT} (a GitHub comment's limit)"
+        )
+    return size
+
+
+def marker_argument(value: str) -> str:
+    """An ``argparse`` ``type=`` for the marker comment's name."""
+    problem = marker_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 #: The report's count keys, in the order the tables show them; those after the first
 #: three only when a run has one.
 _COUNTS = tuple(COUNT_WORDS)
