@@ -8,10 +8,9 @@ without it, and ``diff --markdown`` against ``diff --json``.
   pytest with ``--rubric-report`` only (wall and CPU; target 1.05x): what writing the
   Markdown adds to a run that keeps full records. Also, for the record, ``--rubric-markdown``
   alone against a run with no output (which keeps brief records), untargeted.
-- ``diff-cases``: ``diff --markdown`` against ``diff --json`` of two reports of ``--cases``
-  cases, 1% of them changed (the reports of ``bench_diff.py``; target 1.1x);
-- ``diff-ledger``: the same on two reports of one ``--rows``-row ledger, 3,000 rows flipped
-  (target 1.1x).
+- ``diff``: ``diff --markdown`` against ``diff --json`` of two reports of ``--cases``
+  cases, 1% of them changed (the reports of ``bench_diff.py``; target 1.1x), and the same on
+  two reports of one ``--rows``-row ledger, 3,000 rows flipped (target 1.1x).
 
 Every pytest run loads pytest and this plugin only (``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``,
 ``-p rubric``), serially, pytest's cache holding the loaded case files (each setup is run
