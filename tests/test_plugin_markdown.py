@@ -84,6 +84,18 @@ def test_the_job_summary_keeps_what_earlier_steps_wrote_and_gets_one_document(
     assert summary.read_text(encoding="utf-8").count("<!-- pytest-rubric -->") == 2
 
 
+def test_a_job_summary_whose_folder_is_not_made_yet_is_made_as_a_replaced_files_is(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", ledger=PASSING)
+    summary = pytester.path / "not" / "made" / "step_summary"
+    env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    result = run(pytester, "-n", "2", f"--rubric-markdown={summary}", env=env)
+    assert result.ret == 0
+    assert "ERROR" not in result.stdout.str()
+    assert summary.read_text(encoding="utf-8").startswith("<!-- pytest-rubric -->\n")
+
+
 def test_any_other_existing_path_is_replaced(pytester: pytest.Pytester) -> None:
     pytester.makefile(".rubric.yaml", ledger=PASSING)
     (pytester.path / "summary.md").write_text("an older summary\n", encoding="utf-8")

@@ -49,6 +49,8 @@ def write_markdown(path: str, text: str, environ: Mapping[str, str], *, what: st
         write_text_atomically(Path(path), text, what=what)
         return
     try:
+        # As a replaced file's folders are made, so are a summary's not made yet.
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a+b") as stream:
             stream.seek(0, os.SEEK_END)
             size = stream.tell()
