@@ -12,7 +12,7 @@ summary and report, and the run fails.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -157,24 +157,20 @@ class UpdateRun:
                 yellow=True,
             )
         if self.subsets_kept:
-            names = ", ".join(sorted(self.subsets_kept)[:MAX_LINES])
-            more = len(self.subsets_kept) - MAX_LINES
             terminalreporter.write_line(
                 escape_controls(
                     f"{plural(len(self.subsets_kept), 'case')} with expected_subset not "
-                    f"written ({names}{f', and {more} more' if more > 0 else ''}): "
+                    f"written ({_first_names(self.subsets_kept)}): "
                     "--rubric-update writes whole answers into 'expected'; edit the keys "
                     "it pins by hand"
                 ),
                 yellow=True,
             )
         if self.pairs_kept:
-            names = ", ".join(sorted(self.pairs_kept)[:MAX_LINES])
-            more = len(self.pairs_kept) - MAX_LINES
             terminalreporter.write_line(
                 escape_controls(
-                    f"{plural(len(self.pairs_kept), 'pair')} of a panel not written ({names}"
-                    f"{f', and {more} more' if more > 0 else ''}): their case's 'expected' is "
+                    f"{plural(len(self.pairs_kept), 'pair')} of a panel not written "
+                    f"({_first_names(self.pairs_kept)}): their case's 'expected' is "
                     "every pair's, which one pair's answer does not replace; write "
                     "'expected_pairs:' instead of it, and --rubric-update writes each pair's"
                 ),
@@ -227,3 +223,10 @@ def register(config: pytest.Config, cases: dict[str, Payload], *, is_worker: boo
     if config.option.rubric_update is not None:
         update = UpdateRun(config, cases, is_worker=is_worker)
         config.pluginmanager.register(update, "rubric-update")
+
+
+def _first_names(names: Iterable[str]) -> str:
+    """The first :data:`MAX_LINES` of ``names`` in order, and how many more there are."""
+    shown = sorted(names)
+    more = len(shown) - MAX_LINES
+    return ", ".join(shown[:MAX_LINES]) + (f", and {more} more" if more > 0 else "")
