@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_cost import empty_tests_project
+from bench_cost import empty_tests_project, installed
 from bench_run import write_corpus
 
 ENV = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -122,6 +122,7 @@ def main() -> None:
         f"({with_plugin:,} / {without:,}; {(with_plugin - without) / count:,.0f} more "
         f"a {unit})   target <= {target}x   {'met' if ratio <= target else 'MISSED'}"
     )
+    print(f"the plugin: {installed()}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ entry-point group of an installed package.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pluggy
@@ -30,7 +31,11 @@ def implements_a_hook(plugin: object) -> bool:
     can have side effects.
     """
     try:
-        return any(name.startswith("rubric_") for name in dir(plugin))
+        # A module's names are its namespace's, unless it defines ``__dir__``: read so,
+        # without the sorted list ``dir()`` makes of every one of pytest's modules.
+        plain = isinstance(plugin, ModuleType) and "__dir__" not in vars(plugin)
+        names = vars(plugin) if plain else dir(plugin)
+        return any(name.startswith("rubric_") for name in names)
     except Exception:  # a plugin object whose dir() raises is none of ours
         return False
 
