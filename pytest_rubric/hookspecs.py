@@ -7,7 +7,8 @@ entry-point group of an installed package.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -31,13 +32,26 @@ def implements_a_hook(plugin: object) -> bool:
     can have side effects.
     """
     try:
-        # A module's names are its namespace's, unless it defines ``__dir__``: read so,
-        # without the sorted list ``dir()`` makes of every one of pytest's modules.
-        plain = isinstance(plugin, ModuleType) and "__dir__" not in vars(plugin)
-        names = vars(plugin) if plain else dir(plugin)
-        return any(name.startswith("rubric_") for name in names)
+        # One search of the names joined, in C, rather than a call for each name.
+        return "\0rubric_" in "\0" + "\0".join(_names(plugin))
     except Exception:  # a plugin object whose dir() raises is none of ours
         return False
+
+
+def _names(plugin: object) -> Iterable[str]:
+    """The names ``dir(plugin)`` lists, unsorted and perhaps repeated: read from the
+    namespaces it reads where ``plugin`` does not say otherwise (a module without a
+    ``__dir__``; an object whose class keeps ``object.__dir__``), else ``dir``'s."""
+    if isinstance(plugin, ModuleType):
+        return dir(plugin) if "__dir__" in vars(plugin) else vars(plugin)
+    kind = type(plugin)
+    if kind.__dir__ is not object.__dir__:
+        return dir(plugin)
+    try:
+        own = vars(plugin)  # as ``object.__dir__`` reads it: none without a ``__dict__``
+    except TypeError:
+        own = {}
+    return chain(own, *map(vars, kind.__mro__))
 
 
 @hookspec

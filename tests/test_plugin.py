@@ -345,7 +345,7 @@ def pytest_sessionfinish(session):
 UNUSED_PLUGIN = (
     "pytest_rubric pytest_rubric.casefiles pytest_rubric.casefiles.suffixes "
     "pytest_rubric.hookspecs pytest_rubric.plugin pytest_rubric.plugin.options "
-    "pytest_rubric.plugin.results pytest_rubric.plugin.state"
+    "pytest_rubric.plugin.state"
 )
 
 
@@ -397,9 +397,10 @@ def test_a_run_of_plain_tests_registers_no_hook_that_runs_for_each_test(
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
     result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider", *dist)
     result.assert_outcomes(passed=1)
-    # The entry point, and the run's own once-a-session hooks; no per-test reader, and
-    # nothing registered to discover evaluators.
-    result.stdout.fnmatch_lines(["registered: rubric rubric-run"])
+    # The entry point only: no per-test reader, no once-a-session hooks (they have no work
+    # without a case file, a report or a baseline), nothing registered to discover evaluators.
+    result.stdout.fnmatch_lines(["registered: rubric"])
+    assert "rubric-run" not in result.stdout.str()
     assert "rubric-case-reports" not in result.stdout.str()
 
 

@@ -13,7 +13,7 @@ test modules imports none of them).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +33,7 @@ from pytest_rubric.plugin.options import (
     schema_path,
     update_mode,
 )
-from pytest_rubric.plugin.results import register, watch_cases
-from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
+from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key, wants_full_records
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricFile
@@ -262,8 +261,13 @@ def pytest_configure(config: pytest.Config) -> None:
         problems = feed.discovery().problems()
         if problems:
             raise pytest.UsageError("\n".join(problems))
+    update = config.option.rubric_update is not None
+    if not (update or wants_full_records(config)):
+        return  # the run's results are made with the first case file collected, if any
+    from pytest_rubric.plugin.results import register
+
     run = register(config, baseline=_baseline(config))
-    if config.option.rubric_update is not None:
+    if update:
         from pytest_rubric.plugin.update import register as register_update
 
         register_update(config, run.cases, is_worker=run.is_worker)
@@ -288,6 +292,7 @@ def pytest_collect_file(
 ) -> RubricFile | NearMissFile | None:
     if is_case_file(file_path):
         from pytest_rubric.plugin.items import RubricFile
+        from pytest_rubric.plugin.results import watch_cases
 
         watch_cases(parent.config)
         return RubricFile.from_parent(parent, path=file_path)
@@ -299,6 +304,15 @@ def pytest_collect_file(
         near.meant, near.warning = meant, RubricNameWarning
         return near
     return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: Sequence[str]) -> None:
+    config = getattr(node, "config", None)  # pytest-xdist's worker controller has its config
+    if isinstance(config, pytest.Config):
+        from pytest_rubric.plugin.results import node_collected
+
+        node_collected(config, ids)
 
 
 class RubricNameWarning(pytest.PytestWarning):

@@ -108,19 +108,12 @@ class RubricRun:
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
-        """A pytest-xdist controller collects nothing: it reads each test's reports once
-        a worker says it collected a case."""
-        try:
-            if any(nodeid.partition("::")[0].endswith(SUFFIXES) for nodeid in ids):
-                self.watch_cases()
-        except Exception as exc:
-            self.hook_errors.append(f"{type(exc).__name__}: {exc}")
-
     def watch_cases(self) -> None:
-        """Read each test's reports from now on (once a case file is collected)."""
+        """Read each test's reports from now on (once a case file is collected), and run
+        this run's hooks if they do not run yet."""
         manager = self.config.pluginmanager
+        if manager.get_plugin(_RUN) is None:
+            manager.register(self, _RUN)
         if manager.get_plugin(_CASE_REPORTS) is None:
             from pytest_rubric.plugin.casereports import CaseReports
 
@@ -302,24 +295,45 @@ class RubricRun:
 #: What a comparison with the baseline calls this run when it writes no report.
 RUN = "this run"
 _CASE_REPORTS = "rubric-case-reports"
+_RUN = "rubric-run"
 _run_key = pytest.StashKey[RubricRun]()
 
 
 def register(config: pytest.Config, *, baseline: Mapping[str, Any] | None = None) -> RubricRun:
-    """Make the run's results object and register it (the hooks for each test follow with
-    the first case file collected, the summary workaround with the first case gathered:
-    a run without one never needs them); ``baseline`` is ``--rubric-baseline``'s report."""
+    """Make the run's results object; register its hooks now only when a report, a page,
+    the Markdown or a baseline has work for them at the session's end whatever is
+    collected. Otherwise they follow with the first case file collected, as the hooks for
+    each test do (the summary workaround with the first case gathered): a run without
+    one never needs them. ``baseline`` is ``--rubric-baseline``'s report."""
     run = RubricRun(config, baseline)
     config.stash[_run_key] = run
-    config.pluginmanager.register(run, "rubric-run")
+    if run.full:
+        config.pluginmanager.register(run, _RUN)
     return run
+
+
+def run_of(config: pytest.Config) -> RubricRun:
+    """The run's results object, made now if no report, page, Markdown, baseline or
+    update asked for it when pytest was configured."""
+    run = config.stash.get(_run_key, None)
+    return register(config) if run is None else run
 
 
 def watch_cases(config: pytest.Config) -> None:
     """A case file is collected: read each test's reports from now on."""
-    run = config.stash.get(_run_key, None)
-    if run is not None:
-        run.watch_cases()
+    run_of(config).watch_cases()
+
+
+def node_collected(config: pytest.Config, ids: Sequence[str]) -> None:
+    """A pytest-xdist controller collects nothing: it reads each test's reports once a
+    worker says (``ids``) it collected a case. Never raises."""
+    try:
+        if any(nodeid.partition("::")[0].endswith(SUFFIXES) for nodeid in ids):
+            run_of(config).watch_cases()
+    except Exception as exc:
+        run = config.stash.get(_run_key, None)
+        if run is not None:
+            run.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
 
 def _runs_nothing(options: Any) -> bool:
