@@ -569,12 +569,12 @@ cases:
       ids: as-text
       grader: annotations.completed_by
       label: annotations.result.0.value.choices.0
-      panel: [10, 12, 14]                  # user IDs, as the export holds them
+      panel: [2, 3, 4]                     # user IDs, as the export holds them
       graders: [ana, ben, cleo]
       labels: {PASS: true, FAIL: false}
       where: {annotations.was_cancelled: false}
     expected_pairs:
-      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
+      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["8"]}
       ana vs cleo: {error: review-label}
       ben vs cleo: {error: review-label}
 
@@ -586,15 +586,15 @@ cases:
       ids: as-text
       grader: annotations.completed_by
       label: annotations.result.0.value.choices.0
-      panel: [10, 12, 14]
+      panel: [2, 3, 4]
       graders: [ana, ben, cleo]
       labels: {PASS: true, FAIL: false}
       where: {annotations.was_cancelled: false}
-      overlap: both-judged                 # cleo cancelled task 105
+      overlap: both-judged                 # cleo skipped task 5
     expected_pairs:
-      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["108"]}
-      ana vs cleo: {matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 5, total: 7, disagreements: ["102", "108"]}
-      ben vs cleo: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 0}, agreement: 6, total: 7, disagreements: ["102"]}
+      ana vs ben: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["8"]}
+      ana vs cleo: {matrix: {bothPass: 3, bothFail: 2, aOnly: 1, bOnly: 1}, agreement: 5, total: 7, disagreements: ["2", "8"]}
+      ben vs cleo: {matrix: {bothPass: 4, bothFail: 2, aOnly: 1, bOnly: 0}, agreement: 6, total: 7, disagreements: ["2"]}
 
   - id: prodigy-sessions
     input_file: exports/prodigy-panel.jsonl   # db-out: one session per annotator
@@ -607,7 +607,10 @@ cases:
       panel: [headlines_check-rita, headlines_check-omar, headlines_check-lena]
       graders: [rita, omar, lena]
       labels: {accept: true, reject: false}
-    expected_subset: {total: 8}
+    expected_pairs:
+      rita vs omar: {matrix: {bothPass: 5, bothFail: 2, aOnly: 0, bOnly: 1}, agreement: 7, total: 8, disagreements: ["-1173789389"]}
+      rita vs lena: {error: review-label}
+      omar vs lena: {error: review-label}
 """,
         "rubrics/exports/label-studio-panel.json": DEMO_FILES / "tools/label-studio-panel.json",
         "rubrics/exports/prodigy-panel.jsonl": DEMO_FILES / "tools/prodigy-panel.jsonl",
