@@ -34,7 +34,7 @@ from pytest_rubric.plugin.options import (
     update_mode,
 )
 from pytest_rubric.plugin.results import register, watch_cases
-from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
+from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key, rubric_item_type
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricFile
@@ -281,6 +281,19 @@ def _baseline(config: pytest.Config) -> Mapping[str, Any] | None:
         return read_baseline(path)
     except BaselineError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Pairs of a panel deselected (``-k``, ``--deselect``, ``--lf``) take no part of
+    their panel's export read once: it is not held for them."""
+    kind = rubric_item_type()
+    if kind is None:
+        return
+    from pytest_rubric.running.panelcases import not_run
+
+    for item in items:
+        if isinstance(item, kind):
+            not_run(item.case)  # type: ignore[attr-defined]
 
 
 def pytest_collect_file(
