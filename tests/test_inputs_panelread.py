@@ -349,3 +349,63 @@ def test_one_panel_is_held_at_a_time_and_a_changed_file_is_read_again(
         "total": 4,
         "disagreements": ["c1", "c2"],
     }
+
+
+# -- in a run -------------------------------------------------------------------------------
+
+PER_JUDGEMENT_PANEL = """evaluator: agreement
+cases:
+  - id: week
+    input_file: e.jsonl
+    ledger:
+      rows: per-judgement
+      grader: who
+      label: verdict
+      labels: {PASS: true, FAIL: false}
+      panel: [g0, g1, g2]
+      where: {keep: 'y'}
+      overlap: both-judged
+    expected_subset: {total: 3}
+"""
+#: Whether the run ends with a panel's columns held (a conftest's own count).
+HELD_AT_THE_END = """
+import gc
+
+from pytest_rubric.inputs.panelheld import PanelColumns
+
+
+def pytest_sessionfinish(session):
+    gc.collect()
+    held = sum(type(one) is PanelColumns for one in gc.get_objects())
+    print(f"columns held at the end: {held}")
+"""
+
+
+def test_a_deselected_pair_leaves_nothing_held(pytester: pytest.Pytester) -> None:
+    judgement_file(pytester.path, ".jsonl", where=True)
+    pytester.makefile(".rubric.yaml", panel=PER_JUDGEMENT_PANEL)
+    pytester.makeconftest(HELD_AT_THE_END)
+    run = pytester.runpytest_subprocess("-p", "no:randomly", "-n", "0", "-s", "-k", "not g2]")
+    run.assert_outcomes(passed=1, deselected=2)
+    run.stdout.fnmatch_lines(["*columns held at the end: 0"])
+    run = pytester.runpytest_subprocess("-p", "no:randomly", "-n", "0", "-s")
+    run.assert_outcomes(passed=3)
+    run.stdout.fnmatch_lines(["*columns held at the end: 0"])
+
+
+def test_a_per_judgement_panel_records_the_same_serially_and_on_two_workers(
+    pytester: pytest.Pytester,
+) -> None:
+    judgement_file(pytester.path, ".jsonl", apart=True, where=True)
+    pytester.makefile(".rubric.yaml", panel=PER_JUDGEMENT_PANEL)
+    pytester.runpytest("-p", "no:xdist", "--rubric-report=serial.json")
+    pytester.runpytest("-n", "2", "--rubric-report=spread.json")
+
+    def records(name: str) -> dict[str, Any]:
+        data = json.loads((pytester.path / name).read_text(encoding="utf-8"))
+        keep = ("outcome", "actual", "evidence", "review", "panel")
+        return {r["nodeid"]: {k: r.get(k) for k in keep} for r in data["cases"]}
+
+    serial = records("serial.json")
+    assert serial == records("spread.json")
+    assert [one["outcome"] for one in serial.values()] == ["matched"] * 3

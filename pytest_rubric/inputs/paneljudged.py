@@ -32,27 +32,56 @@ _NAMES = (str, int, float)
 
 
 class _Cases:
-    """The cases found so far: each ID's index, and each grader's byte and place for
-    each case (room for :data:`_GROWTH` more at a time)."""
+    """The cases found so far, in the order of their first judgement: each one's ID, and
+    each grader's byte for it (room for :data:`_GROWTH` more at a time). While each
+    case's judgements come together, a set tells a new ID from one seen; once they come
+    apart, each ID's index is kept, and each grader's place of its judgement of each case
+    (``firsts``; those before, by their case's index: every case then is before the next)."""
 
-    __slots__ = ("firsts", "groups", "ids", "index", "labels", "room")
+    __slots__ = ("firsts", "groups", "ids", "index", "labels", "offset", "room", "seen")
 
     def __init__(self, graders: int, grouped: bool) -> None:
-        self.index: dict[str, int] = {}
+        self.seen: set[str] = set()
+        self.index: dict[str, int] | None = None
         self.ids: list[str] = []
         self.labels = [bytearray() for _ in range(graders)]
-        self.firsts = [array("q") for _ in range(graders)]
+        self.firsts: list[array[int]] | None = None
+        self.offset = 0  # added to a judgement's place in ``firsts``
         self.groups: list[object] | None = [] if grouped else None
         self.room = 0
 
-    def new(self, case_id: str) -> int:
-        case = self.index[case_id] = len(self.ids)
+    def find(self, case_id: str, place: int) -> tuple[int, bool]:
+        """The index of the case ``case_id`` names, judged at ``place``, and whether it is
+        new (then its ID is taken)."""
+        index = self.index
+        if index is None:
+            if case_id not in self.seen:
+                self.seen.add(case_id)
+                return self._new(case_id), True
+            index = self._apart(place)
+        case = index.get(case_id)
+        if case is None:
+            case = index[case_id] = self._new(case_id)
+            return case, True
+        return case, False
+
+    def _apart(self, place: int) -> dict[str, int]:
+        """The judgements of a case come apart (the first at ``place``): from now on each
+        case is found by its index, and each judgement placed after every earlier case."""
+        self.index = {case_id: case for case, case_id in enumerate(self.ids)}
+        self.seen = set()
+        self.offset = len(self.ids) - place
+        self.firsts = [array("q", range(self.room)) for _ in self.labels]
+        return self.index
+
+    def _new(self, case_id: str) -> int:
+        case = len(self.ids)
         self.ids.append(case_id)
         if case == self.room:
             self.room += _GROWTH
             for column in self.labels:
                 column.extend(bytes((UNJUDGED,)) * _GROWTH)
-            for places in self.firsts:
+            for places in self.firsts or ():
                 places.frombytes(bytes(8 * _GROWTH))
         return case
 
@@ -61,7 +90,7 @@ class _Cases:
         count = len(self.ids)
         for column in self.labels:
             del column[count:]
-        for places in self.firsts:
+        for places in self.firsts or ():
             del places[count:]
 
 
@@ -111,9 +140,9 @@ def _paired(
     get_id, get_grader = id_reader(ledger.id, ledger.selection), getter(ledger.grader)
     get_label, code = getter(ledger.label), label_coder(ledger.labels)
     get_group = None if ledger.group_by is None else getter(ledger.group_by)
-    known, labels, firsts, new = cases.index, cases.labels, cases.firsts, cases.new
+    find, labels, groups = cases.find, cases.labels, cases.groups
     counts: dict[object, list[int]] = {}  # each grader (as held, or shown) -> index, count
-    together = True
+    last_id: object = None
     last = -1
     for place, judgement in enumerate(judgements):
         if type(judgement) is not dict:
@@ -132,23 +161,23 @@ def _paired(
         if type(case_id) is not str:
             sound[at] = False
             continue
-        case = known.get(case_id)
-        if case is None:
-            case = new(case_id)
-            if get_group is not None:
-                cases.groups.append(get_group(judgement))  # type: ignore[union-attr]
-        elif case != last:
-            together = False
-        if get_group is not None and cases.groups[case] != get_group(judgement):  # type: ignore[index]
-            cases.groups[case] = ABSENT  # type: ignore[index]  # the pairs' groups differ
-        last = case
+        if case_id == last_id:  # the usual export: a case's judgements together
+            case = last
+        else:
+            case, new = find(case_id, place)
+            if new and groups is not None:
+                groups.append(get_group(judgement))  # type: ignore[misc]
+            last_id, last = case_id, case
+        if groups is not None and groups[case] != get_group(judgement):  # type: ignore[misc]
+            groups[case] = ABSENT  # the pairs' groups differ: read one at a time
         column = labels[at]
         if column[case] != UNJUDGED:
             sound[at] = False  # judged twice: the pair's rows name the repeat
         column[case] = code(get_label(judgement))
-        firsts[at][case] = place
+        if cases.firsts is not None:
+            cases.firsts[at][case] = cases.offset + place
     shown = [(_named(key), at, count) for key, (at, count) in counts.items()]
-    return shown, together
+    return shown, cases.index is None
 
 
 def _shown(grader: object) -> str:
