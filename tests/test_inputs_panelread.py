@@ -409,3 +409,24 @@ def test_a_per_judgement_panel_records_the_same_serially_and_on_two_workers(
     serial = records("serial.json")
     assert serial == records("spread.json")
     assert [one["outcome"] for one in serial.values()] == ["matched"] * 3
+
+
+@pytest.mark.parametrize("apart", [False, True], ids=["together", "apart"])
+def test_a_panel_of_more_rows_than_a_block_answers_as_its_rows(
+    tmp_path: Path, passes: list[str], apart: bool
+) -> None:
+    cases = [f"c{number:05d}" for number in range(70_000)]  # more than one block
+    judgements = [(case_id, grader) for case_id in cases for grader in GRADERS]
+    if apart:  # each grader's judgements in a run of its own, the last in reverse
+        judgements = [(c, g) for g in GRADERS for c in (cases[::-1] if g == "g2" else cases)]
+    records = [
+        {"id": c, "who": g, "verdict": "PASS" if sum(map(ord, c + g)) % 7 else "FAIL"}
+        for c, g in judgements
+    ]
+    (tmp_path / "e.jsonl").write_text(written(records, ".jsonl", []), encoding="utf-8")
+    made = load(tmp_path, keys("e.jsonl", per_judgement=True, where=False, both=False, group=False))
+    got = [seen(run_case(case, AGREEMENT, path="c.rubric.yaml", source="")) for case in made]
+    assert len(passes) == 1
+    assert [one["actual"]["total"] for one in got] == [70_000] * 3
+    want = [seen(run_case(own_rows(c), AGREEMENT, path="c.rubric.yaml", source="")) for c in made]
+    assert got == want

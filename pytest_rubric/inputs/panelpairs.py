@@ -33,15 +33,18 @@ _A_ALONE = bytes(4 * a + UNJUDGED for a in range(3))
 _B_ALONE = bytes(4 * UNJUDGED + b for b in range(3))
 _NEITHER = bytes((4 * UNJUDGED + UNJUDGED,))
 _DIFFERING = re.compile(b"[\x01\x04]")
-#: Each byte as 1 where it is a row of the pair, else 0.
+#: Each byte as 1 where it is a row of the pair, else 0; the bytes that are not rows.
 _IS_ROW = bytes(1 if code in _ROWS else 0 for code in range(256))
+_NOT_ROWS = bytes(code for code in range(256) if code not in _ROWS)
+#: Rows a block.
+BLOCK_ROWS = 1 << 16
 
 
 def pair_blocks(
     columns: PanelColumns, x: int, y: int, ledger: Ledger, findings: Findings
 ) -> Iterator[LabelBlock | None]:
-    """The rows of the panel's pair ``(x, y)`` (``ledger``, its two-grader ledger) as one
-    label block, ``findings`` taking what its rows' pass would find; ``None`` where the
+    """The rows of the panel's pair ``(x, y)`` (``ledger``, its two-grader ledger) as
+    label blocks, ``findings`` taking what its rows' pass would find; ``None`` where the
     block cannot say what the rows hold."""
     ids = columns.ids
     if not (ids and columns.sound[x] and columns.sound[y]):
@@ -59,32 +62,49 @@ def pair_blocks(
     if groups is not None and (columns.groups is None or columns.firsts is not None):
         yield None  # groups come in the order of their first row: read one at a time
         return
-    whole = len(codes) == codes.count(_ROWS[0]) + codes.count(1) + codes.count(4) + codes.count(5)
-    rows = codes if whole else codes.translate(_IS_ROW)
-    kept = ids if whole else list(compress(ids, rows))
-    differing = _differing(columns, codes, x, y)
+    kept_codes = codes.translate(None, _NOT_ROWS)
+    every = len(kept_codes) == len(ids)  # each case is a row of the pair
+    kept = ids if every else list(compress(ids, codes.translate(_IS_ROW)))
     if groups is not None:
         assert columns.groups is not None
-        kept_codes = codes if whole else bytes(compress(codes, rows))
-        values = columns.groups if whole else list(compress(columns.groups, rows))
+        values = (
+            columns.groups if every else list(compress(columns.groups, codes.translate(_IS_ROW)))
+        )
         groups.add_block(
-            values, kept, [code >= 4 for code in kept_codes], [code & 1 == 1 for code in kept_codes]
+            values, kept, [c >= 4 for c in kept_codes], [c & 1 == 1 for c in kept_codes]
         )
     _found(columns, x, y, ledger, findings, codes)
-    counts = (codes.count(5), codes.count(0), codes.count(4), codes.count(1))
-    yield LabelBlock(kept, counts, differing, distinct=columns.per_judgement)
+    yield from _blocks(columns, kept, kept_codes, _differing(columns, codes, x, y))
 
 
-def _differing(columns: PanelColumns, codes: bytes, x: int, y: int) -> list[str]:
-    """The IDs of the cases whose two labels differ, in the order of the pair's rows:
-    the cases' own, unless the judgements of cases are apart (then by the first
-    judgement of each by either)."""
-    ids = columns.ids
-    found = [match.start() for match in _DIFFERING.finditer(codes)]
+def _blocks(
+    columns: PanelColumns, kept: list[str], codes: bytes, apart: list[str] | None
+) -> Iterator[LabelBlock]:
+    """The pair's rows (``kept``, their bytes ``codes``) a block of :data:`BLOCK_ROWS` at a
+    time; the IDs that differ in each block's own, or, where the judgements of cases are
+    apart (``apart``, every one in the pair's order), all in the last."""
+    count = len(kept)
+    for start in range(0, count, BLOCK_ROWS):
+        end = min(start + BLOCK_ROWS, count)
+        part, ids = codes[start:end], kept[start:end]
+        if apart is None:
+            differing = [ids[found.start()] for found in _DIFFERING.finditer(part)]
+        else:
+            differing = apart if end == count else []
+        counts = (part.count(5), part.count(0), part.count(4), part.count(1))
+        yield LabelBlock(ids, counts, differing, distinct=columns.per_judgement)
+
+
+def _differing(columns: PanelColumns, codes: bytes, x: int, y: int) -> list[str] | None:
+    """Where the judgements of cases are apart, the IDs of the cases whose two labels
+    differ, in the order of the pair's rows: by the first judgement of each by either."""
     firsts = columns.firsts
-    if firsts is not None:
-        of_a, of_b = firsts[x], firsts[y]
-        found.sort(key=lambda case: min(of_a[case], of_b[case]))
+    if firsts is None:
+        return None
+    found = [match.start() for match in _DIFFERING.finditer(codes)]
+    of_a, of_b = firsts[x], firsts[y]
+    found.sort(key=lambda case: min(of_a[case], of_b[case]))
+    ids = columns.ids
     return [ids[case] for case in found]
 
 
