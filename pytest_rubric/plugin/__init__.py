@@ -34,7 +34,7 @@ from pytest_rubric.plugin.options import (
     update_mode,
 )
 from pytest_rubric.plugin.results import register, watch_cases
-from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key, rubric_item_type
+from pytest_rubric.plugin.state import PluginFeed, discovery_of, feed_key
 
 if TYPE_CHECKING:
     from pytest_rubric.plugin.items import RubricFile
@@ -286,6 +286,9 @@ def _baseline(config: pytest.Config) -> Mapping[str, Any] | None:
 def pytest_deselected(items: list[pytest.Item]) -> None:
     """Pairs of a panel deselected (``-k``, ``--deselect``, ``--lf``) take no part of
     their panel's export read once: it is not held for them."""
+    # Imported here: a module name that starts with ``rubric_`` would pass for a hook.
+    from pytest_rubric.plugin.state import rubric_item_type
+
     kind = rubric_item_type()
     if kind is None:
         return
