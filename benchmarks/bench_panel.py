@@ -2,11 +2,17 @@
 pairs each a pytest item, the export read once; against one two-grader ledger of the same
 file, in the same run.
 
-    python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3] [--only csv jsonl]
+    python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3]
+        [--only csv jsonl judgements judgements-where]
 
-Each layout is one export with a column (a key) per grader, ``id,g1,...,g5``; the
-baseline is one agreement case reading it as ``ledger: {a: g1, b: g2}``, the panel one
-case reading it as ``ledger: {panel: [g1, g2, g3, g4, g5]}`` (ten items). Each
+``csv`` and ``jsonl`` are one export with a column (a key) per grader, ``id,g1,...,g5``;
+the baseline is one agreement case reading it as ``ledger: {a: g1, b: g2}``, the panel one
+case reading it as ``ledger: {panel: [g1, g2, g3, g4, g5]}`` (ten items). ``judgements``
+is a ``.jsonl`` export of one line per judgement (``rows: per-judgement``, five a case,
+each case's together), read as ``{grader: grader, label: label, a: g1, b: g2}`` against
+``panel: [g1, ..., g5]``; ``judgements-where`` adds a judgement ``where: {status:
+submitted}`` leaves out for one case in ten, and one by a sixth grader, ``g6``, for one in
+ten, read with ``where`` by both and ``overlap: both-judged`` by the panel. Each
 measurement is a whole ``pytest`` run in a fresh process (``-p no:cacheprovider -n 0``),
 the two alternating, with its wall time, CPU time and peak RSS (GNU time's). It
 prints, per layout, the median of each side and the panel's ratio over the ledger
@@ -44,7 +50,33 @@ def labels(rows: int) -> list[tuple[str, list[bool]]]:
     return made
 
 
+def write_judgements(path: Path, rows: int, where: bool) -> None:
+    """One line per judgement, each case's five together; with ``where``, one case in ten
+    also has a judgement left out (``status: discarded``), one in ten one by ``g6``."""
+    rng = random.Random(11)
+    spaced = {True: "true", False: "false"}
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        for case_id, marks in labels(rows):
+            status = ', "status": "submitted"' if where else ""
+            lines = [
+                f'{{"id": "{case_id}", "grader": "{grader}", "label": {spaced[mark]}{status}}}\n'
+                for grader, mark in zip(GRADERS, marks, strict=True)
+            ]
+            if where and rng.random() < 0.1:
+                lines.insert(
+                    rng.randrange(6),
+                    f'{{"id": "{case_id}", "grader": "{rng.choice(GRADERS)}", "label": true, '
+                    '"status": "discarded"}\n',
+                )
+            if where and rng.random() < 0.1:
+                lines.append(f'{{"id": "{case_id}", "grader": "g6", "label": false{status}}}\n')
+            stream.writelines(lines)
+
+
 def write(path: Path, rows: int) -> None:
+    if path.name.startswith("judgements"):
+        write_judgements(path, rows, where="where" in path.name)
+        return
     with path.open("w", encoding="utf-8", newline="") as stream:
         if path.suffix == ".csv":
             stream.write("id," + ",".join(GRADERS) + "\n")
@@ -59,20 +91,27 @@ def write(path: Path, rows: int) -> None:
                 )
 
 
-def project(folder: Path, suffix: str, rows: int, panel: bool) -> tuple[Path, int]:
+def project(folder: Path, layout: str, rows: int, panel: bool) -> tuple[Path, int]:
     """A project of one case over the layout's export (written once, shared), and how many
     items it runs."""
-    data = folder / "data" / f"{rows}-export{suffix}"
+    suffix = ".csv" if layout == "csv" else ".jsonl"
+    name = layout if layout.startswith("judgements") else "export"
+    data = folder / "data" / f"{name}-{rows}{suffix}"
     if not data.exists():
         data.parent.mkdir(parents=True, exist_ok=True)
         write(data, rows)
-    place = folder / f"{suffix[1:]}-{'panel' if panel else 'ledger'}"
+    place = folder / f"{layout}-{'panel' if panel else 'ledger'}"
     place.mkdir(exist_ok=True)
     link = place / data.name
     if not link.exists():
         os.link(data, link)  # a hard link: a symlink out of the project is refused
     words = "labels: {PASS: true, FAIL: false}, " if suffix == ".csv" else ""
     graders = f"panel: [{', '.join(GRADERS)}]" if panel else "a: g1, b: g2"
+    if layout.startswith("judgements"):
+        words = "rows: per-judgement, grader: grader, label: label, "
+        if layout == "judgements-where":
+            words += "where: {status: submitted}, "
+            graders += ", overlap: both-judged" if panel else ""
     (place / "export.rubric.yaml").write_text(
         f"evaluator: agreement\ncases:\n  - id: whole\n    input_file: {data.name}\n"
         f"    ledger: {{{words}{graders}}}\n    expected_subset: {{total: {rows}}}\n",
@@ -104,14 +143,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--only", nargs="+", choices=["csv", "jsonl"], default=["csv", "jsonl"])
+    layouts = ["csv", "jsonl", "judgements", "judgements-where"]
+    parser.add_argument("--only", nargs="+", choices=layouts, default=layouts)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         print(f"{args.rows:,} cases, 5 graders (10 pairs), {args.repeats} alternating pairs")
-        for suffix in (f".{name}" for name in args.only):
-            ledger = project(folder, suffix, args.rows, panel=False)
-            panel = project(folder, suffix, args.rows, panel=True)
+        for layout in args.only:
+            ledger = project(folder, layout, args.rows, panel=False)
+            panel = project(folder, layout, args.rows, panel=True)
             run(*ledger)  # warm the page cache with the file
             runs: list[tuple[tuple[float, float, int], tuple[float, float, int]]] = []
             for _ in range(args.repeats):
@@ -124,7 +164,7 @@ def main() -> None:
                 many = statistics.median(pair[1][index] for pair in runs) / scale
                 best = min(pair[1][index] / pair[0][index] for pair in runs)
                 print(
-                    f"{suffix[1:]} {measure:<9} ledger {one:8.2f} {unit:<3} panel {many:8.2f} "
+                    f"{layout} {measure:<9} ledger {one:8.2f} {unit:<3} panel {many:8.2f} "
                     f"{unit:<3} {many / one:.2f}x (best {best:.2f}x)"
                 )
 

@@ -411,6 +411,11 @@ def test_the_export_is_read_once_for_every_pair(
     assert [answer["agreement"] for answer in answers] == [2, 2, 1]
     # A pair whose labels are not all plain reads its own rows, which say what is wrong.
     (tmp_path / "export.csv").write_text(EXPORT + "c4,PASS,PASS,\n", encoding="utf-8")
+    made = load(
+        tmp_path,
+        "    input_file: export.csv\n    ledger:\n      panel: [judge, editor, lead]\n"
+        "      labels: {PASS: true, FAIL: false}\n    expected: {}\n",
+    )
     reads.clear()
     answers = [run_case(case, AGREEMENT, path="c.rubric.yaml", source="").actual for case in made]
     assert answers[0]["total"] == 4

@@ -100,16 +100,17 @@ class FileRows:
         ``None``, and nothing after it, where a block holds anything else; then read the
         rows one at a time, which says exactly what is wrong and where."""
         ledger = self.file.ledger
-        if ledger is not None and (
-            ledger.selection.where or ledger.selection.ids_as_text or ledger.both_judged
+        this = taken("blocks", None if ledger is None else ledger.group_by)
+        # A panel's pair: its export read once for all.
+        blocks = None if self.file.panel_read is None else panel_blocks(self.file, this.findings)
+        if blocks is None and (
+            ledger is not None
+            and (ledger.selection.where or ledger.selection.ids_as_text or ledger.both_judged)
         ):
             return iter((None,))
-        this = taken("blocks", None if ledger is None else ledger.group_by)
         self.passes.append(this)
-        if self.file.pair_of is not None:  # a panel's pair: its export read once for all
-            blocks = panel_blocks(self.file)
-            if blocks is not None:
-                return _blocks_or_rows(blocks)
+        if blocks is not None:
+            return _blocks_or_rows(blocks)
         return _blocks_or_rows(self.format.label_blocks(self.file, this.findings))
 
     def notes(self) -> ReadNotes | None:

@@ -287,6 +287,22 @@ def _baseline(config: pytest.Config) -> Mapping[str, Any] | None:
         raise pytest.UsageError(str(exc)) from None
 
 
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Pairs of a panel deselected (``-k``, ``--deselect``, ``--lf``) take no part of
+    their panel's export read once: it is not held for them."""
+    # Imported here: a module name that starts with ``rubric_`` would pass for a hook.
+    from pytest_rubric.plugin.state import rubric_item_type
+
+    kind = rubric_item_type()
+    if kind is None:
+        return
+    from pytest_rubric.running.panelcases import not_run
+
+    for item in items:
+        if isinstance(item, kind):
+            not_run(item.case)  # type: ignore[attr-defined]
+
+
 def pytest_collect_file(
     file_path: Path, parent: pytest.Collector
 ) -> RubricFile | NearMissFile | None:

@@ -38,6 +38,7 @@ from pytest_rubric.plugin.quiet import REPORT_DOMAIN
 from pytest_rubric.plugin.state import (
     case_cache_of,
     discovery_of,
+    panel_reads_of,
     review_limit,
     update_reads_of,
 )
@@ -50,6 +51,8 @@ from pytest_rubric.running.runner import run_case
 
 if TYPE_CHECKING:
     from _pytest._code.code import TracebackStyle
+
+    from pytest_rubric.inputs.panelheld import PanelReads
 
 
 class RubricFile(pytest.File):
@@ -78,7 +81,8 @@ class RubricFile(pytest.File):
         cases = case_file.cases
         if any(map(_many, cases)):
             files = InputFiles(self.path, display, self.config.rootpath)
-            cases = _each_case(cases, display, files)  # type: ignore[assignment]
+            reads = panel_reads_of(self.config)
+            cases = _each_case(cases, display, files, reads)  # type: ignore[assignment]
         for case in cases:
             decorators, problems = pytest_marks(case, display)
             if problems:
@@ -114,14 +118,16 @@ def _many(case: Case) -> bool:
     )
 
 
-def _each_case(cases: tuple[Case, ...], display: str, files: InputFiles) -> Iterator[Case]:
+def _each_case(
+    cases: tuple[Case, ...], display: str, files: InputFiles, reads: PanelReads
+) -> Iterator[Case]:
     """The cases of a case file, a dataset case's rows and a panel's pairs each a case of
-    its own."""
+    its own (a panel's export read once for its pairs, held by the run's ``reads``)."""
     for case in cases:
         if case.dataset is not None:
             yield from dataset_cases(case, display)
         else:
-            yield from panel_cases(case, display, files)
+            yield from panel_cases(case, display, files, reads)
 
 
 class RubricItem(pytest.Item):

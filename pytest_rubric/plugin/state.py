@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pytest_rubric.casefiles.cache import CaseCache
     from pytest_rubric.editing.writable import CaseFileReads
     from pytest_rubric.evaluators.discovery import EvaluatorDiscovery
+    from pytest_rubric.inputs.panelheld import PanelReads
 
 
 class PluginFeed:
@@ -97,6 +98,18 @@ def case_cache_of(config: pytest.Config) -> CaseCache | None:
                 case_cache = CaseCache(cache.mkdir("rubric-cases"))
         config.stash[_case_cache_key] = case_cache
     return config.stash[_case_cache_key]
+
+
+_panel_reads_key = pytest.StashKey["PanelReads"]()
+
+
+def panel_reads_of(config: pytest.Config) -> PanelReads:
+    """The panels this process reads once for all their pairs (one held at a time)."""
+    if _panel_reads_key not in config.stash:
+        from pytest_rubric.inputs.panelheld import PanelReads
+
+        config.stash[_panel_reads_key] = PanelReads()
+    return config.stash[_panel_reads_key]
 
 
 _update_reads_key = pytest.StashKey["CaseFileReads"]()

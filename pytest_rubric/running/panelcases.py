@@ -20,13 +20,17 @@ from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.packed import pack
 from pytest_rubric.descriptions.panel import PairOf
 from pytest_rubric.inputs.inputpaths import InputFiles
+from pytest_rubric.inputs.panelheld import PanelReads
 from pytest_rubric.inputs.source import joined_sides
 
 
-def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
+def panel_cases(
+    case: Case, display: str, files: InputFiles, reads: PanelReads | None = None
+) -> Iterator[Case]:
     """The cases of ``case``'s pairs (``display`` names the case file; ``files`` finds
     a join's side files), or ``case`` itself when it has no panel, or problems other
-    than no expected answer (its item fails with them)."""
+    than no expected answer (its item fails with them). The pairs of one export share
+    one holder of it read once, held by the run's ``reads``."""
     source = case.input_file
     ledger = None if source is None else source.ledger
     if (
@@ -40,10 +44,11 @@ def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
     panel = ledger.panel
     names = tuple(panel.pair_name(x, y) for x, y in panel.pairs())
     pinned = case.expected if case.pairs else None
+    holder = (reads or PanelReads()).panel(panel.pairs())
     for (x, y), name in zip(panel.pairs(), names, strict=True):
         pair = ledger.of_pair(x, y)
         if pair.join is None:
-            input_file = replace(source, ledger=pair, pair_of=(ledger, x, y))
+            input_file = replace(source, ledger=pair, pair_of=(ledger, x, y), panel_read=holder)
         else:
             sides = []
             for side in pair.join:
@@ -61,7 +66,17 @@ def panel_cases(case: Case, display: str, files: InputFiles) -> Iterator[Case]:
         )
         if pinned is not None:
             made = _pinned(made, pinned.get(name), display, name)
+        if made.problems:  # it never reads the export: no part to wait for
+            holder.take((x, y))
         yield made
+
+
+def not_run(case: Case) -> None:
+    """``case`` will not run in this process (deselected): if it is a panel's pair, its
+    panel's export is not held for it."""
+    source = case.input_file
+    if source is not None and source.panel_read is not None and source.pair_of is not None:
+        source.panel_read.take(source.pair_of[1:])
 
 
 def _pinned(case: Case, expected: JSON, display: str, name: str) -> Case:

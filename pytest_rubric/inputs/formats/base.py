@@ -23,6 +23,7 @@ from pytest_rubric.descriptions.traits import FileTraits
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
     from pytest_rubric.inputs.findings import Findings
+    from pytest_rubric.inputs.panelheld import PanelRead
     from pytest_rubric.inputs.textfiles import Opener
 
 
@@ -87,6 +88,8 @@ class InputFile:
     #: A panel's pair: the panel's ledger, and the pair's graders by index (the panel's
     #: export is then read once for all its pairs: :mod:`~pytest_rubric.inputs.panelread`).
     pair_of: tuple[Ledger, int, int] | None = None
+    #: The holder of its panel's export read once, shared by the panel's pairs.
+    panel_read: PanelRead | None = None
 
     @property
     def description(self) -> Ledger | Dataset | None:

@@ -1,0 +1,117 @@
+"""A panel's export as read once for all its pairs, and who holds it: state the run owns.
+
+:class:`PanelColumns` is what one pass over a panel's export keeps: each case's ID and,
+for each grader, each case's label as one byte. :class:`PanelRead` is one panel case's
+holder, made when its pairs are made (one a collection, so one a pytest-xdist worker) and
+shared by its pair items: it keeps the columns until every pair that runs has taken its
+part (a pair deselected, ``-k``, ``--deselect``, ``--lf``, is struck off at once).
+:class:`PanelReads`, one a run, lets one panel's columns be held at a time: a worker
+sent only some of a panel's pairs lets them go when it reads the next panel's. This
+module imports nothing of the inputs room.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pytest_rubric.core.jsonvalues import JSON
+
+#: A grader's label of a case, one byte: a Boolean of the vocabulary, a label the
+#: columns cannot say (missing, outside the vocabulary: the pair reads its own rows),
+#: or no judgement of the case (``overlap: both-judged``; one row per judgement).
+FALSE, TRUE, ODD, UNJUDGED = 0, 1, 2, 3
+
+
+@dataclass(slots=True, eq=False)
+class PanelColumns:
+    """One pass over a panel's export, as its pairs read it: ``stamp`` (the file's path,
+    time and size when read); each case's ID (``ids``, in the order of its first row or
+    judgement); each grader's byte for each case (``labels``); for each grader whether
+    every judgement of it is one the bytes say (``sound``: else its pairs read their own
+    rows); the rows or judgements ``where`` left out, by the first condition each failed;
+    each case's ``group_by`` value (``groups``, text); with one row per judgement, the
+    judgements of each grader as shown (``ignored``: its name shown, its index in the
+    panel or -1, its count, in the order of the first), and, where the judgements of
+    cases are not each together, each grader's place of its judgement of each case
+    (``firsts``: a pair's rows come in the order of their first judgement by either)."""
+
+    stamp: tuple[str, int, int]
+    ids: list[str]
+    labels: list[bytearray]
+    sound: list[bool]
+    per_judgement: bool = False
+    left_out: dict[str, int] = field(default_factory=dict)
+    groups: list[str] | None = None
+    ignored: list[tuple[str, int, int]] = field(default_factory=list)
+    firsts: list[array[int]] | None = None
+
+
+class PanelRead:
+    """One panel case's export, read once for its ``pairs`` (by index), held for them by
+    the run's ``reads``; each pair takes its part once (:meth:`take`)."""
+
+    __slots__ = ("_columns", "_reads", "_waiting", "reads_taken")
+
+    def __init__(self, pairs: list[tuple[int, int]], reads: PanelReads) -> None:
+        self._waiting = set(pairs)
+        self._reads = reads
+        self._columns: PanelColumns | None = None
+        #: How many times the export was read for the panel (once, unless let go early).
+        self.reads_taken = 0
+
+    def held(self, stamp: tuple[str, int, int]) -> PanelColumns | None:
+        """The columns, while held and read from the file as ``stamp`` says it is now."""
+        columns = self._columns
+        return columns if columns is not None and columns.stamp == stamp else None
+
+    def hold(self, columns: PanelColumns) -> None:
+        """Hold ``columns``, just read, in place of any other panel's."""
+        self.reads_taken += 1
+        self._reads.holding(self)
+        self._columns = columns if self._waiting else None
+
+    def take(self, pair: tuple[int, int]) -> None:
+        """``pair`` has taken its part: the columns go once no pair waits for them."""
+        self._waiting.discard(pair)
+        if not self._waiting:
+            self._columns = None
+
+    def release(self) -> None:
+        """Let the columns go (another panel's are read)."""
+        self._columns = None
+
+
+class PanelReads:
+    """The run's panels read once: at most one holds its columns at a time."""
+
+    __slots__ = ("_holder",)
+
+    def __init__(self) -> None:
+        self._holder: PanelRead | None = None
+
+    def panel(self, pairs: list[tuple[int, int]]) -> PanelRead:
+        """A holder for one panel case's pairs."""
+        return PanelRead(pairs, self)
+
+    def holding(self, holder: PanelRead) -> None:
+        """``holder`` holds columns now: the last holder's go first."""
+        if self._holder is not None:
+            self._holder.release()
+        self._holder = holder
+
+
+def label_coder(labels: tuple[tuple[JSON, bool], ...] | None) -> Callable[[object], int]:
+    """A label as its byte under the vocabulary ``labels``: :data:`TRUE`, :data:`FALSE`,
+    or :data:`ODD` for anything else (the vocabulary's words read as text, or real
+    Booleans where it has none)."""
+    if labels is None:
+        return lambda value: TRUE if value is True else FALSE if value is False else ODD
+    words = {word: int(meaning) for word, meaning in labels if type(word) is str}
+    find = words.get
+
+    def code(value: object) -> int:
+        return find(value, ODD) if type(value) is str else ODD
+
+    return code
