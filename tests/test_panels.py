@@ -483,3 +483,27 @@ def test_the_review_page_grids_a_panel_each_cell_leading_to_its_pair(
         assert ledgers[pair["ledger"]]["case"] == f"week[{name}]"  # the cell leads to its rows
     assert "function panelSection" in review_page(report)
     assert "panelSection" in (pytester.path / "review.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("e.csv", "id,g0,g1,g2\n"), ("e.jsonl", ""), ("e.json", "[]")],
+    ids=["csv-header-only", "jsonl-empty", "json-empty-list"],
+)
+def test_a_both_judged_pair_of_an_export_without_rows_is_a_problem_never_an_empty_ledger(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    body = (
+        f"    input_file: {name}\n    ledger:\n      id: id\n      panel: [g0, g1, g2]\n"
+        "      overlap: both-judged\n    expected_subset: {total: 0}\n"
+    )
+    pairs = load(tmp_path, body)
+    assert len(pairs) == 3
+    for pair in pairs:
+        outcome = run(pair)
+        assert outcome.actual is None
+        (problem,) = outcome.problems
+        assert "judged no case in common (g0 judged 0 alone" in problem or (
+            "judged no case in common (g1 judged 0 alone" in problem
+        )

@@ -216,8 +216,8 @@ def both_judged_rows(
     """The rows of one row per case whose a and b both judged (anything not a mapping
     kept: the evaluator names it); the others counted in ``findings.alone``."""
     get_a, get_b = getter(ledger.a), getter(ledger.b)
-    alone_a = alone_b = kept = seen = 0
-    for seen, row in enumerate(rows, 1):  # noqa: B007  (how many were read, after the loop)
+    alone_a = alone_b = kept = 0
+    for row in rows:
         if type(row) is dict:
             by_a, by_b = judged(get_a(row)), judged(get_b(row))
             if not (by_a and by_b):
@@ -227,7 +227,7 @@ def both_judged_rows(
         kept += 1
         yield row
     findings.alone = (alone_a, alone_b)
-    if seen and not kept:
+    if not kept:  # an export without rows too: both judged no case
         raise _nothing_in_common(ledger, alone_a, alone_b, case_file)
 
 
