@@ -190,7 +190,7 @@ def test_a_join_panel_with_both_judged_keeps_the_cases_both_files_judged(
     # a judged c3 (b's cell is empty) and c4 (b has no row of it) alone, b judged c5.
     assert ab.evidence.facts["judged alone"] == "a 2, b 1 (left out)"
     assert ab.review is not None
-    assert [row["where"] for row in ab.review["rows"]] == ["a.csv:3"]  # type: ignore[index]
+    assert [row["where"] for row in ab.review["rows"]] == ["a.csv:3"]  # type: ignore[index, call-overload]
     for outcome, counts in ((ac, "a.csv judged 4 alone, c.csv 1"), (bc, "b.csv judged 3 alone")):
         assert outcome.actual is None
         (problem,) = outcome.problems
