@@ -225,10 +225,14 @@ def test_each_side_file_is_read_once_for_every_pair(
     got = answers(made)
     assert sorted(reads) == names  # 4 files for 6 pairs, each once
     assert [answer["agreement"] for answer in got] == [1, 2, 2, 0, 2, 1]
-    # A side changed between pairs is read again, and answers as it now is.
+    # A side changed between pairs is read again, and answers as it now is (a new file
+    # put in its place, as editors save one).
     reads.clear()
+    made = load(tmp_path, panel_body(names, both=False))
     first = answers(made[:1])
-    (tmp_path / "s1.csv").write_text("id,verdict\nc0,PASS\nc1,FAIL\nc2,PASS\n", encoding="utf-8")
+    changed = tmp_path / "new.csv"
+    changed.write_text("id,verdict\nc0,PASS\nc1,FAIL\nc2,PASS\n", encoding="utf-8")
+    changed.replace(tmp_path / "s1.csv")
     rest = answers(made[1:])
     assert first[0]["agreement"] == 1
     assert [answer["agreement"] for answer in rest] == [2, 2, 2, 2, 1]

@@ -91,8 +91,10 @@ class JoinedRows:
         this = taken("blocks", None)
         self.passes.append(this)
         ledger = self.file.ledger
-        if ledger is not None and (ledger.group_by is not None or ledger.both_judged):
-            return iter((None,))  # each row's group, or whether both judged it, one at a time
+        if ledger is not None and ledger.group_by is not None:
+            return iter((None,))  # each row's group is read one at a time
+        if ledger is not None and ledger.both_judged is not None:
+            return iter((None,))  # whether both judged a row, one at a time
         return self._blocks(this)
 
     def _blocks(self, this: Pass) -> Iterator[LabelBlock | None]:
@@ -210,7 +212,8 @@ class JoinedRows:
         keeps = (overlap := BothJudged(self.file.ledger)).keeps  # type: ignore[arg-type]
         handed = 0
         seen: set[str] = set()  # a's IDs
-        one_side = findings.one_side
+        # With 'overlap: both-judged' an ID on one side only is judged alone: counted so.
+        one_side = [] if self.file.ledger.both_judged else findings.one_side  # type: ignore[union-attr]
 
         def hand(row: dict[str, object], side: int, read: _Read, other: _Read | None) -> JSON:
             """``row``, once the first label outside the vocabulary in ``read`` (of
