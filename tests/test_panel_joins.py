@@ -237,3 +237,77 @@ def test_each_side_file_is_read_once_for_every_pair(
     assert first[0]["agreement"] == 1
     assert [answer["agreement"] for answer in rest] == [2, 2, 2, 2, 1]
     assert sorted(reads) == sorted([*names, "s1.csv"])
+
+
+SEEN_HELD = """
+import json
+import pathlib
+
+import pytest
+
+SEEN = []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    held = item.case.input_file.panel_sides[0]
+    SEEN.append([item.case.pair.pair, sorted(held.sides)])
+
+
+def pytest_sessionfinish(session):
+    pathlib.Path("seen.json").write_text(json.dumps(SEEN))
+"""
+
+
+def join_panel_project(pytester: pytest.Pytester) -> None:
+    labels = ("PASS,FAIL,PASS", "PASS,PASS,FAIL", "FAIL,FAIL,PASS", "PASS,FAIL,FAIL")
+    for index, marks in enumerate(labels):
+        rows = "".join(f"c{n},{mark}\n" for n, mark in enumerate(marks.split(",")))
+        (pytester.path / f"s{index}.csv").write_text("id,verdict\n" + rows, encoding="utf-8")
+    body = panel_body([f"s{index}.csv" for index in range(len(labels))], both=False)
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: x\n"
+        + body.replace("expected: {}", "expected_subset: {total: 3}"),
+    )
+
+
+def test_the_sides_are_let_go_once_no_pair_of_the_panel_runs_next(
+    pytester: pytest.Pytester,
+) -> None:
+    join_panel_project(pytester)
+    pytester.makeconftest(SEEN_HELD)
+    pytester.runpytest("-p", "no:randomly", "-n", "0").assert_outcomes(passed=6)
+    seen_held = json.loads((pytester.path / "seen.json").read_text(encoding="utf-8"))
+    # Each side is held while a pair still to run needs it, then let go.
+    assert seen_held == [
+        ["s0.csv vs s1.csv", [0, 1]],
+        ["s0.csv vs s2.csv", [0, 1, 2]],
+        ["s0.csv vs s3.csv", [1, 2, 3]],
+        ["s1.csv vs s2.csv", [1, 2, 3]],
+        ["s1.csv vs s3.csv", [2, 3]],
+        ["s2.csv vs s3.csv", []],
+    ]
+    # A pair left out never takes its sides: they go once the last pair run here is done.
+    pytester.runpytest(
+        "-p", "no:randomly", "-n", "0", "--deselect", "c.rubric.yaml::x[s2.csv vs s3.csv]"
+    ).assert_outcomes(passed=5, deselected=1)
+    seen_held = json.loads((pytester.path / "seen.json").read_text(encoding="utf-8"))
+    assert seen_held[-1] == ["s1.csv vs s3.csv", []]
+
+
+def test_a_join_panel_records_the_same_serial_and_on_two_workers(
+    pytester: pytest.Pytester,
+) -> None:
+    join_panel_project(pytester)
+    pytester.runpytest("-p", "no:xdist", "--rubric-report=serial.json")
+    pytester.runpytest("-n", "2", "--rubric-report=spread.json")
+
+    def records(name: str) -> dict[str, Any]:
+        data = json.loads((pytester.path / name).read_text(encoding="utf-8"))
+        keep = ("outcome", "actual", "evidence", "review", "panel")
+        return {r["nodeid"]: {k: r.get(k) for k in keep} for r in data["cases"]}
+
+    serial = records("serial.json")
+    assert serial == records("spread.json")
+    assert len(serial) == 6

@@ -283,6 +283,14 @@ def _baseline(config: pytest.Config) -> Mapping[str, Any] | None:
         raise pytest.UsageError(str(exc)) from None
 
 
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    # What a case's item holds for the items after it (a join panel's side files) is let
+    # go once none of those runs next here.
+    let_go = getattr(item, "let_go_before", None)
+    if let_go is not None:
+        let_go(nextitem)
+
+
 def pytest_collect_file(
     file_path: Path, parent: pytest.Collector
 ) -> RubricFile | NearMissFile | None:
