@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import islice
 
 from pytest_rubric.core.labelblocks import LabelBlock
-from pytest_rubric.descriptions.keypaths import ABSENT, getter
+from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
+from pytest_rubric.descriptions.labels import Labels
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.heldsides import HeldSides, SideColumns, Stamp
@@ -106,38 +108,69 @@ def _read(file: InputFile, stamp: Stamp, like: list[str] | None) -> SideColumns 
     spec = file.ledger
     if spec is None or spec.selection.where or spec.selection.ids_as_text:
         return None
-    meaning = label_meaning(spec.labels)
+    id_key, label_key = _one_key(spec.id), _one_key(spec.a)
     get_id, get_label = getter(spec.id), getter(spec.a)
-    ids: list[str] = []
+    kind, codes, code = _coder(spec.labels)
+    find = codes.get
     labels = bytearray()
-    same = 0 if like is not None else -1  # how many IDs match ``like``'s so far (-1: none)
+    mark = labels.append
+    ids: list[str] = []
+    shared = -1 if like is None else 0  # how many IDs are ``like``'s so far (-1: not)
+    rows = iter(file.reader.rows(file, "", Cursor()))
     try:
-        for row in file.reader.rows(file, "", Cursor()):
-            case_id = get_id(row) if type(row) is dict else ABSENT
-            if type(case_id) is not str:
-                return None
-            value = get_label(row)
-            label = meaning(value)[0]
-            labels.append(
-                (TRUE if label else FALSE)
-                if type(label) is bool and judged(value)
-                else (OUTSIDE if judged(value) else UNJUDGED)
-            )
-            if same >= 0 and like is not None:
-                if same < len(like) and like[same] == case_id:
-                    same += 1
+        while True:  # a chunk at a time: C compares each chunk's IDs with ``like``'s
+            chunk: list[str] = []
+            keep = chunk.append
+            for row in islice(rows, BLOCK_ROWS):
+                if type(row) is not dict:
+                    return None
+                case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
+                if type(case_id) is not str:
+                    return None
+                keep(case_id)
+                value = row.get(label_key, ABSENT) if label_key is not None else get_label(row)
+                byte = find(value) if type(value) is kind else None
+                mark(code(value) if byte is None else byte)
+            if not chunk:
+                break
+            if like is not None and shared >= 0:
+                if like[shared : shared + len(chunk)] == chunk:
+                    shared += len(chunk)
                     continue
-                ids, same = like[:same], -1
-            ids.append(case_id)
+                ids, shared = like[:shared], -1
+            ids += chunk
     except Exception:
         return None
-    if like is not None and same == len(like):
+    if like is not None and shared == len(like):
         return SideColumns(stamp, like, bytes(labels))  # one list, already proven distinct
-    if like is not None and same >= 0:
-        ids = like[:same]
+    if like is not None and shared >= 0:
+        ids = like[:shared]
     if not ids or len(set(ids)) != len(ids):
         return None
     return SideColumns(stamp, ids, bytes(labels))
+
+
+def _coder(labels: Labels) -> tuple[type, dict[object, int], Callable[[object], int]]:
+    """How a side's labels become bytes: the kind of value its labels are (text words,
+    or real Booleans without a vocabulary), each such label's byte, and the byte of any
+    value at all (the same bytes, worked out one at a time)."""
+    meaning = label_meaning(labels)
+
+    def code(value: object) -> int:
+        label = meaning(value)[0]
+        if not judged(value):
+            return UNJUDGED
+        return (TRUE if label else FALSE) if type(label) is bool else OUTSIDE
+
+    if labels is None:
+        return bool, {True: code(True), False: code(False)}, code
+    words = [word for word, _ in labels if type(word) is str]
+    return str, {word: code(word) for word in (*words, "")}, code
+
+
+def _one_key(path: KeyPath) -> str | None:
+    """The key ``path`` names where it is one key (not a list index), else ``None``."""
+    return path.parts[0] if len(path.parts) == 1 and index_of(path.parts[0]) is None else None
 
 
 def _counted(
