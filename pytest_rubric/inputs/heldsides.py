@@ -20,11 +20,13 @@ Stamp = tuple[int, int, int, int]
 class SideColumns:
     """One side's rows as read: each row's ID (text, none repeated), and each row's
     label as one byte (:data:`~.paneljoins.FALSE`, ``TRUE``, ``UNJUDGED``,
-    ``OUTSIDE``), in file order; ``stamp``: the file as it was read."""
+    ``OUTSIDE``), in file order; ``stamp``: the file as it was read; ``checked``: no ID
+    is empty or starts with whitespace."""
 
     stamp: Stamp
     ids: list[str]
     labels: bytes
+    checked: bool
 
 
 class HeldSides:
@@ -47,10 +49,10 @@ class HeldSides:
             return False
         return columns
 
-    def ids_like(self) -> list[str] | None:
-        """The IDs of a side held, which a side read next shares where it holds the same
-        IDs in the same order (one list for every side of the usual panel)."""
-        return next((one.ids for one in self.sides.values() if one is not None), None)
+    def any_side(self) -> SideColumns | None:
+        """A side held, whose IDs a side read next shares where it holds the same IDs in
+        the same order (one list for every side of the usual panel)."""
+        return next((one for one in self.sides.values() if one is not None), None)
 
     def took(self, x: int, y: int) -> None:
         """Pair ``(x, y)`` has taken its sides: a side no pair still waiting needs is let

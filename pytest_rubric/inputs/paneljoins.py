@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from itertools import islice
+from itertools import compress, islice
 
-from pytest_rubric.core.labelblocks import LabelBlock
+from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.descriptions.labels import Labels
 from pytest_rubric.inputs.cursor import Cursor
@@ -49,7 +49,11 @@ _ALONE_A = (2, 6, 14)
 _ALONE_B = (8, 9, 11)
 _NO_B = (2, 6, 10, 14)
 _COUNTED = bytes((*_KEPT, *_ALONE_A, *_ALONE_B, 10))
-_DIFFERING = re.compile(b"[\x01\x04]")
+#: A pair byte as 1 where its labels differ (kept: (true, false), (false, true)), else 0.
+_DIFFERING = bytes(int(pair in (1, 4)) for pair in range(256))
+#: Where an ID joined after LF is empty or starts with JavaScript whitespace: a side
+#: without one proves its IDs ``checked`` (:class:`~pytest_rubric.core.labelblocks.LabelBlock`).
+_BLANK_START = re.compile(f"\n(?:[{re.escape(JS_WHITESPACE_CHARS)}]|\\Z)")
 
 
 class PanelPairRows(JoinedRows):
@@ -96,13 +100,14 @@ def _side(held: HeldSides, index: int, file: InputFile) -> SideColumns | None:
     stamp: Stamp = (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     found = held.held(index, stamp)
     if found is False:
-        found = _read(file, stamp, held.ids_like())
+        found = _read(file, stamp, held.any_side())
         held.sides[index] = found
     return found if isinstance(found, SideColumns) else None
 
 
-def _read(file: InputFile, stamp: Stamp, like: list[str] | None) -> SideColumns | None:
-    """A side's columns, sharing ``like`` where its IDs are those, in that order; ``None``
+def _read(file: InputFile, stamp: Stamp, held: SideColumns | None) -> SideColumns | None:
+    """A side's columns, sharing the IDs of a side ``held`` where they are its IDs, in
+    that order; ``None``
     where a row is not a mapping with a text ID, an ID repeats, the side holds no row or
     is read with ``where`` or ``ids``, or reading it fails in any way."""
     spec = file.ledger
@@ -115,6 +120,7 @@ def _read(file: InputFile, stamp: Stamp, like: list[str] | None) -> SideColumns 
     labels = bytearray()
     mark = labels.append
     ids: list[str] = []
+    like = None if held is None else held.ids
     shared = -1 if like is None else 0  # how many IDs are ``like``'s so far (-1: not)
     rows = iter(file.reader.rows(file, "", Cursor()))
     try:
@@ -141,13 +147,14 @@ def _read(file: InputFile, stamp: Stamp, like: list[str] | None) -> SideColumns 
             ids += chunk
     except Exception:
         return None
-    if like is not None and shared == len(like):
-        return SideColumns(stamp, like, bytes(labels))  # one list, already proven distinct
+    if held is not None and shared == len(held.ids):  # one list, already proven distinct
+        return SideColumns(stamp, held.ids, bytes(labels), held.checked)
     if like is not None and shared >= 0:
         ids = like[:shared]
     if not ids or len(set(ids)) != len(ids):
         return None
-    return SideColumns(stamp, ids, bytes(labels))
+    checked = not _BLANK_START.search("\n" + "\n".join(ids))
+    return SideColumns(stamp, ids, bytes(labels), checked)
 
 
 def _coder(labels: Labels) -> tuple[type, dict[object, int], Callable[[object], int]]:
@@ -205,9 +212,10 @@ def _counted(
     findings.whole = True
     for start in range(0, len(ids), BLOCK_ROWS):
         part = pairs[start : start + BLOCK_ROWS]
-        differing = [ids[start + found.start()] for found in _DIFFERING.finditer(part)]
+        block = ids[start : start + BLOCK_ROWS]
+        differing = list(compress(block, part.translate(_DIFFERING)))
         counts = (part.count(5), part.count(0), part.count(4), part.count(1))
-        yield LabelBlock(ids[start : start + BLOCK_ROWS], counts, differing)
+        yield LabelBlock(block, counts, differing, checked=a.checked, distinct=True)
 
 
 def _aligned(a: SideColumns, b: SideColumns) -> bytes:
