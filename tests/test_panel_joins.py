@@ -202,7 +202,7 @@ def test_a_join_panel_with_both_judged_keeps_the_cases_both_files_judged(
 def test_each_side_file_is_read_once_for_every_pair(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_rubric.inputs.formats.csvfile import Csv
+    from pytest_rubric.inputs.textfiles import Plain
 
     labels = ("PASS,FAIL,PASS", "PASS,PASS,FAIL", "FAIL,FAIL,PASS", "PASS,FAIL,FAIL")
     for index, marks in enumerate(labels):
@@ -210,14 +210,14 @@ def test_each_side_file_is_read_once_for_every_pair(
         (tmp_path / f"s{index}.csv").write_text("id,verdict\n" + rows, encoding="utf-8")
     names = [f"s{index}.csv" for index in range(len(labels))]
     made = load(tmp_path, panel_body(names, both=False))
-    reads: list[str] = []
-    read_rows = Csv.rows
+    reads: list[str] = []  # each opening of a file, by name: its rows or its lines read
+    open_text = Plain.open_text
 
-    def counted(self: Csv, file: Any, *args: Any) -> Any:
-        reads.append(file.path.name)
-        return read_rows(self, file, *args)
+    def counted(self: Plain, path: Path) -> Any:
+        reads.append(path.name)
+        return open_text(self, path)
 
-    monkeypatch.setattr(Csv, "rows", counted)
+    monkeypatch.setattr(Plain, "open_text", counted)
 
     def answers(cases: list[Case]) -> list[Any]:
         return [run_case(case, AGREEMENT, path="c.rubric.yaml", source="").actual for case in cases]

@@ -1,9 +1,9 @@
 """A join panel's side files read once for all its pairs: :func:`pair_blocks`.
 
 A panel whose graders are the files of a join (``panel:`` of sides) has a pair for every
-two files. The first pair to need a side reads it (through its format, as any join
-does) into columns (:class:`~.heldsides.SideColumns`): each row's ID, and its label as
-one byte; the panel's holder (:class:`~.heldsides.HeldSides`) keeps them while a pair
+two files. The first pair to need a side reads it into columns
+(:func:`~.sidecolumns.side_columns`): each row's ID, and its label as one byte; the
+panel's holder (:class:`~.heldsides.HeldSides`) keeps them while a pair
 still waiting needs that side. Each pair is then counted from its two sides' columns by
 C code (``int.from_bytes``, ``bytes.count``), and handed to the tally as label blocks
 (:mod:`pytest_rubric.core.labelblocks`): exactly the blocks
@@ -20,24 +20,16 @@ pytest.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator
-from itertools import compress, islice
+from collections.abc import Iterator
+from itertools import compress
 
-from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
-from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
-from pytest_rubric.descriptions.labels import Labels
-from pytest_rubric.inputs.cursor import Cursor
+from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.heldsides import HeldSides, SideColumns, Stamp
 from pytest_rubric.inputs.joins import JoinedRows
-from pytest_rubric.inputs.judgements import judged
-from pytest_rubric.inputs.ledgermaps import label_meaning
 from pytest_rubric.inputs.passes import Pass, taken
+from pytest_rubric.inputs.sidecolumns import UNJUDGED, side_columns
 
-#: A label's byte: a Boolean of the vocabulary; no judgement (missing, ``null``, an empty
-#: cell); a judgement outside the vocabulary.
-FALSE, TRUE, UNJUDGED, OUTSIDE = 0, 1, 2, 3
 #: Rows a block.
 BLOCK_ROWS = 1 << 16
 #: A row's pair byte, 4 * a + b (each at most 3: no carry). Kept: (true, true) 5,
@@ -51,9 +43,6 @@ _NO_B = (2, 6, 10, 14)
 _COUNTED = bytes((*_KEPT, *_ALONE_A, *_ALONE_B, 10))
 #: A pair byte as 1 where its labels differ (kept: (true, false), (false, true)), else 0.
 _DIFFERING = bytes(int(pair in (1, 4)) for pair in range(256))
-#: Where an ID joined after LF is empty or starts with JavaScript whitespace: a side
-#: without one proves its IDs ``checked`` (:class:`~pytest_rubric.core.labelblocks.LabelBlock`).
-_BLANK_START = re.compile(f"\n(?:[{re.escape(JS_WHITESPACE_CHARS)}]|\\Z)")
 
 
 class PanelPairRows(JoinedRows):
@@ -100,84 +89,9 @@ def _side(held: HeldSides, index: int, file: InputFile) -> SideColumns | None:
     stamp: Stamp = (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     found = held.held(index, stamp)
     if found is False:
-        found = _read(file, stamp, held.any_side())
+        found = side_columns(file, stamp, held.any_side())
         held.sides[index] = found
     return found if isinstance(found, SideColumns) else None
-
-
-def _read(file: InputFile, stamp: Stamp, held: SideColumns | None) -> SideColumns | None:
-    """A side's columns, sharing the IDs of a side ``held`` where they are its IDs, in
-    that order; ``None``
-    where a row is not a mapping with a text ID, an ID repeats, the side holds no row or
-    is read with ``where`` or ``ids``, or reading it fails in any way."""
-    spec = file.ledger
-    if spec is None or spec.selection.where or spec.selection.ids_as_text:
-        return None
-    id_key, label_key = _one_key(spec.id), _one_key(spec.a)
-    get_id, get_label = getter(spec.id), getter(spec.a)
-    kind, codes, code = _coder(spec.labels)
-    find = codes.get
-    labels = bytearray()
-    mark = labels.append
-    ids: list[str] = []
-    like = None if held is None else held.ids
-    shared = -1 if like is None else 0  # how many IDs are ``like``'s so far (-1: not)
-    rows = iter(file.reader.rows(file, "", Cursor()))
-    try:
-        while True:  # a chunk at a time: C compares each chunk's IDs with ``like``'s
-            chunk: list[str] = []
-            keep = chunk.append
-            for row in islice(rows, BLOCK_ROWS):
-                if type(row) is not dict:
-                    return None
-                case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
-                if type(case_id) is not str:
-                    return None
-                keep(case_id)
-                value = row.get(label_key, ABSENT) if label_key is not None else get_label(row)
-                byte = find(value) if type(value) is kind else None
-                mark(code(value) if byte is None else byte)
-            if not chunk:
-                break
-            if like is not None and shared >= 0:
-                if like[shared : shared + len(chunk)] == chunk:
-                    shared += len(chunk)
-                    continue
-                ids, shared = like[:shared], -1
-            ids += chunk
-    except Exception:
-        return None
-    if held is not None and shared == len(held.ids):  # one list, already proven distinct
-        return SideColumns(stamp, held.ids, bytes(labels), held.checked)
-    if like is not None and shared >= 0:
-        ids = like[:shared]
-    if not ids or len(set(ids)) != len(ids):
-        return None
-    checked = not _BLANK_START.search("\n" + "\n".join(ids))
-    return SideColumns(stamp, ids, bytes(labels), checked)
-
-
-def _coder(labels: Labels) -> tuple[type, dict[object, int], Callable[[object], int]]:
-    """How a side's labels become bytes: the kind of value its labels are (text words,
-    or real Booleans without a vocabulary), each such label's byte, and the byte of any
-    value at all (the same bytes, worked out one at a time)."""
-    meaning = label_meaning(labels)
-
-    def code(value: object) -> int:
-        label = meaning(value)[0]
-        if not judged(value):
-            return UNJUDGED
-        return (TRUE if label else FALSE) if type(label) is bool else OUTSIDE
-
-    if labels is None:
-        return bool, {True: code(True), False: code(False)}, code
-    words = [word for word, _ in labels if type(word) is str]
-    return str, {word: code(word) for word in (*words, "")}, code
-
-
-def _one_key(path: KeyPath) -> str | None:
-    """The key ``path`` names where it is one key (not a list index), else ``None``."""
-    return path.parts[0] if len(path.parts) == 1 and index_of(path.parts[0]) is None else None
 
 
 def _counted(
