@@ -311,3 +311,18 @@ def test_a_join_panel_records_the_same_serial_and_on_two_workers(
     serial = records("serial.json")
     assert serial == records("spread.json")
     assert len(serial) == 6
+
+
+def test_both_judged_keeps_a_row_whose_id_is_not_text_for_the_evaluator_to_name(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.jsonl").write_text('{"id": 7, "verdict": true}\n', encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text('{"id": 7, "verdict": true}\n', encoding="utf-8")
+    (tmp_path / "c.jsonl").write_text('{"id": "7", "verdict": true}\n', encoding="utf-8")
+    body = panel_body(["a.jsonl", "b.jsonl", "c.jsonl"], both=True).replace(
+        "labels: {PASS: true, FAIL: false}", "graders: [ana, ben, cleo]"
+    )
+    for case in load(tmp_path, body):
+        got = seen(run(case))
+        assert got["actual"] == {"error": "review-case-identity"}, got
+        assert "ids: as-text" in got["problem"], got

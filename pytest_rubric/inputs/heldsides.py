@@ -19,11 +19,10 @@ Stamp = tuple[int, int, int, int]
 @dataclass(frozen=True, slots=True)
 class SideColumns:
     """One side's rows as read: each row's ID (text, none repeated), and each row's
-    label as one byte (:data:`~.paneljoins.FALSE`, ``TRUE``, ``UNJUDGED``,
-    ``OUTSIDE``), in file order; ``stamp``: the file as it was read; ``checked``: no ID
-    is empty or starts with whitespace."""
+    label as one byte (:data:`~.sidecolumns.FALSE`, ``TRUE``, ``UNJUDGED``,
+    ``OUTSIDE``), in file order; ``checked``: no ID is empty or starts with
+    whitespace."""
 
-    stamp: Stamp
     ids: list[str]
     labels: bytes
     checked: bool
@@ -37,22 +36,19 @@ class HeldSides:
     def __init__(self, pairs: Iterable[tuple[int, int]]) -> None:
         #: The pairs that have not taken their sides yet.
         self.waiting = set(pairs)
-        self.sides: dict[int, SideColumns | None] = {}
+        #: Each side held, as its file was when read, and its columns (``None``: not so).
+        self.sides: dict[int, tuple[Stamp, SideColumns | None]] = {}
 
     def held(self, side: int, stamp: Stamp) -> SideColumns | bool | None:
         """Side ``side`` as held for the file as it is now (``stamp``); ``False`` when
         it is not held, or was read before the file changed."""
-        if side not in self.sides:
-            return False
-        columns = self.sides[side]
-        if columns is not None and columns.stamp != stamp:
-            return False
-        return columns
+        read, columns = self.sides.get(side, (None, None))
+        return False if read != stamp else columns
 
     def any_side(self) -> SideColumns | None:
         """A side held, whose IDs a side read next shares where it holds the same IDs in
         the same order (one list for every side of the usual panel)."""
-        return next((one for one in self.sides.values() if one is not None), None)
+        return next((one for _, one in self.sides.values() if one is not None), None)
 
     def took(self, x: int, y: int) -> None:
         """Pair ``(x, y)`` has taken its sides: a side no pair still waiting needs is let

@@ -66,6 +66,7 @@ class JoinedRows:
         assert ledger.join is not None
         assert file.sides is not None
         self.file = file
+        self.ledger = ledger
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
@@ -209,11 +210,10 @@ class JoinedRows:
         left_out: dict[str, int] = {}
         held, extra = self._side_b(left_out)
         count_b = len(held) + len(extra)
-        keeps = (overlap := BothJudged(self.file.ledger)).keeps  # type: ignore[arg-type]
+        keeps = (overlap := BothJudged(self.ledger)).keeps
         handed = 0
         seen: set[str] = set()  # a's IDs
-        # With 'overlap: both-judged' an ID on one side only is judged alone: counted so.
-        one_side = [] if self.file.ledger.both_judged else findings.one_side  # type: ignore[union-attr]
+        one_side = [] if overlap.on else findings.one_side  # both-judged: counted alone
 
         def hand(row: dict[str, object], side: int, read: _Read, other: _Read | None) -> JSON:
             """``row``, once the first label outside the vocabulary in ``read`` (of
@@ -249,7 +249,8 @@ class JoinedRows:
                 if other is None and len(one_side) < ONE_SIDE_NAMED:
                     place = self.place(0, read[3])
                     one_side.append(f"{escape_controls(repr(case_id))} ({place}, a only)")
-            if not keeps(read[6], other is not None and other[6]):
+            odd = type(case_id) is not str  # kept: the evaluator names its ID
+            if not keeps(read[6] or odd, odd or (other is not None and other[6])):
                 continue
             if other is not None and other[1] is not ABSENT:
                 row["b"] = other[1]
@@ -270,7 +271,7 @@ class JoinedRows:
             if alone and len(one_side) < ONE_SIDE_NAMED:
                 place = self.place(1, read[3])
                 one_side.append(f"{escape_controls(repr(case_id))} ({place}, b only)")
-            if not keeps(False, read[6]):
+            if not keeps(odd := type(case_id) is not str, odd or read[6]):
                 continue
             if findings.groups is not None:  # side a has no row of it: no group value
                 findings.groups.add(row, ABSENT)

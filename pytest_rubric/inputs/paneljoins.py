@@ -89,8 +89,8 @@ def _side(held: HeldSides, index: int, file: InputFile) -> SideColumns | None:
     stamp: Stamp = (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     found = held.held(index, stamp)
     if found is False:
-        found = side_columns(file, stamp, held.any_side())
-        held.sides[index] = found
+        found = side_columns(file, held.any_side())
+        held.sides[index] = (stamp, found)
     return found if isinstance(found, SideColumns) else None
 
 

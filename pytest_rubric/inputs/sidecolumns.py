@@ -23,7 +23,7 @@ from pytest_rubric.descriptions.labels import Labels
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.formats.csvfile import Csv
-from pytest_rubric.inputs.heldsides import SideColumns, Stamp
+from pytest_rubric.inputs.heldsides import SideColumns
 from pytest_rubric.inputs.judgements import judged
 from pytest_rubric.inputs.ledgermaps import label_meaning
 from pytest_rubric.inputs.textfiles import whole_lines
@@ -38,7 +38,7 @@ CHUNK_ROWS = 1 << 16
 _BLANK_START = re.compile(f"\n(?:[{re.escape(JS_WHITESPACE_CHARS)}]|\\Z)")
 
 
-def side_columns(file: InputFile, stamp: Stamp, held: SideColumns | None) -> SideColumns | None:
+def side_columns(file: InputFile, held: SideColumns | None) -> SideColumns | None:
     """A side's columns, sharing the IDs of a side ``held`` where they are its IDs, in
     that order; ``None`` where a row is not a mapping with a text ID, an ID repeats, the
     side holds no row or is read with ``where`` or ``ids``, or reading it fails."""
@@ -47,16 +47,16 @@ def side_columns(file: InputFile, stamp: Stamp, held: SideColumns | None) -> Sid
         return None
     coder = _coder(spec.labels)
     if isinstance(file.reader, Csv) and spec.labels is not None:
-        made = _gathered(_plain_lines(file, file.reader, coder[1]), stamp, held)
+        made = _gathered(_plain_lines(file, file.reader, coder[1]), held)
         if made is not None:
             return made
-    return _gathered(_row_chunks(file, coder), stamp, held)
+    return _gathered(_row_chunks(file, coder), held)
 
 
 Chunks = Iterator["tuple[list[str], bytes] | None"]
 
 
-def _gathered(chunks: Chunks, stamp: Stamp, held: SideColumns | None) -> SideColumns | None:
+def _gathered(chunks: Chunks, held: SideColumns | None) -> SideColumns | None:
     """The columns of ``chunks`` (each rows' IDs and label bytes; ``None``: the side
     cannot be read so), sharing the IDs of ``held`` where they are the same."""
     labels = bytearray()
@@ -78,13 +78,13 @@ def _gathered(chunks: Chunks, stamp: Stamp, held: SideColumns | None) -> SideCol
     except Exception:
         return None
     if held is not None and shared == len(held.ids):  # one list, already proven distinct
-        return SideColumns(stamp, held.ids, bytes(labels), held.checked)
+        return SideColumns(held.ids, bytes(labels), held.checked)
     if like is not None and shared >= 0:
         ids = like[:shared]
     if not ids or len(set(ids)) != len(ids):
         return None
     checked = not _BLANK_START.search("\n" + "\n".join(ids))
-    return SideColumns(stamp, ids, bytes(labels), checked)
+    return SideColumns(ids, bytes(labels), checked)
 
 
 def _row_chunks(file: InputFile, coder: Coder) -> Chunks:
