@@ -41,7 +41,7 @@ def side_text(rows: list[tuple[str, Any]], suffix: str, keeps: dict[str, set[int
         record: dict[str, Any] = {"id": case_id}
         if label is not None:
             record["verdict"] = label
-        for key in PAIR_KEYS:
+        for key in PAIR_KEYS if keeps or suffix == ".csv" else ():  # .jsonl: plain lines
             record[key] = "y" if index in keeps.get(key, set()) else "n"
         records.append(record)
     if suffix == ".csv":
@@ -143,7 +143,8 @@ def test_each_pair_of_a_join_panel_answers_as_the_join_of_its_two_files(
     names = [f"s{index}{suffix}" for index in range(SIDES)]
     keeps: list[dict[str, set[int]]] = [{} for _ in range(SIDES)]
     for (x, y), key in zip(pairs(), PAIR_KEYS, strict=True):
-        keeps[x][key], keeps[y][key] = both_kept(sides[x], sides[y])
+        if both:  # the references keep the rows both judged
+            keeps[x][key], keeps[y][key] = both_kept(sides[x], sides[y])
     for name, rows, keep in zip(names, sides, keeps, strict=True):
         (tmp_path / name).write_bytes(side_text(rows, suffix, keep))
     made = load(tmp_path, panel_body(names, both))

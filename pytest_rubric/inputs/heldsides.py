@@ -9,11 +9,14 @@ and counts them. This module does not import pytest.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 #: A file as last read: its modification time, size, inode and change time.
 Stamp = tuple[int, int, int, int]
+#: A side read a chunk of rows at a time: each chunk's IDs and label bytes; ``None``: the
+#: side cannot be read so.
+Chunks = Iterator["tuple[list[str], bytes] | None"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from pytest_rubric.inputs.heldsides import HeldSides, SideColumns, Stamp
 from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.passes import Pass, taken
 from pytest_rubric.inputs.sidecolumns import UNJUDGED, side_columns
+from pytest_rubric.inputs.sidelines import plain_lines
 
 #: Rows a block.
 BLOCK_ROWS = 1 << 16
@@ -89,7 +90,7 @@ def _side(held: HeldSides, index: int, file: InputFile) -> SideColumns | None:
     stamp: Stamp = (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     found = held.held(index, stamp)
     if found is False:
-        found = side_columns(file, held.any_side())
+        found = side_columns(file, held.any_side(), plain_lines)
         held.sides[index] = (stamp, found)
     return found if isinstance(found, SideColumns) else None
 

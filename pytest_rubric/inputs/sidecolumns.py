@@ -3,30 +3,24 @@
 Each row's ID, and its label as one byte (:data:`FALSE`, :data:`TRUE`, :data:`UNJUDGED`:
 missing, ``null`` or an empty cell; :data:`OUTSIDE`: a judgement outside the side's
 vocabulary), in file order. The rows are read through the side's format, one at a time
-as any join reads them; a CSV side whose every line is plain (unquoted cells, no CR,
-every line as wide as its header, each label a word of its vocabulary) is read whole
-lines at a time instead, by a regular expression, which gives the same cells. This
-module does not import pytest.
+as any join reads them, or whole lines at a time where every line is plain
+(:mod:`.sidelines`). This module does not import pytest.
 """
 
 from __future__ import annotations
 
-import csv
 import re
-from collections.abc import Callable, Iterator
-from itertools import chain, islice
-from operator import itemgetter
+from collections.abc import Callable
+from itertools import islice
 
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
 from pytest_rubric.descriptions.keypaths import ABSENT, KeyPath, getter, index_of
 from pytest_rubric.descriptions.labels import Labels
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.formats.csvfile import Csv
-from pytest_rubric.inputs.heldsides import SideColumns
+from pytest_rubric.inputs.heldsides import Chunks, SideColumns
 from pytest_rubric.inputs.judgements import judged
 from pytest_rubric.inputs.ledgermaps import label_meaning
-from pytest_rubric.inputs.textfiles import whole_lines
 
 #: A label's byte: a Boolean of the vocabulary; no judgement (missing, ``null``, an empty
 #: cell); a judgement outside the vocabulary.
@@ -38,22 +32,22 @@ CHUNK_ROWS = 1 << 16
 _BLANK_START = re.compile(f"\n(?:[{re.escape(JS_WHITESPACE_CHARS)}]|\\Z)")
 
 
-def side_columns(file: InputFile, held: SideColumns | None) -> SideColumns | None:
+def side_columns(file: InputFile, held: SideColumns | None, lines: Lines) -> SideColumns | None:
     """A side's columns, sharing the IDs of a side ``held`` where they are its IDs, in
-    that order; ``None`` where a row is not a mapping with a text ID, an ID repeats, the
-    side holds no row or is read with ``where`` or ``ids``, or reading it fails."""
+    that order, read whole lines at a time where ``lines`` reads them
+    (:func:`~.sidelines.plain_lines`); ``None`` where a row is not a mapping with a text
+    ID, an ID repeats, the side holds no row or is read with ``where`` or ``ids``, or
+    reading it fails."""
     spec = file.ledger
     if spec is None or spec.selection.where or spec.selection.ids_as_text:
         return None
     coder = _coder(spec.labels)
-    if isinstance(file.reader, Csv) and spec.labels is not None:
-        made = _gathered(_plain_lines(file, file.reader, coder[1]), held)
+    plain = lines(file, coder[2], coder[1] if spec.labels is not None else None)
+    if plain is not None:
+        made = _gathered(plain, held)
         if made is not None:
             return made
     return _gathered(_row_chunks(file, coder), held)
-
-
-Chunks = Iterator["tuple[list[str], bytes] | None"]
 
 
 def _gathered(chunks: Chunks, held: SideColumns | None) -> SideColumns | None:
@@ -119,41 +113,9 @@ def _row_chunks(file: InputFile, coder: Coder) -> Chunks:
         yield chunk, bytes(marks)
 
 
-def _plain_lines(file: InputFile, reader: Csv, codes: dict[object, int]) -> Chunks:
-    """A CSV side read whole lines at a time, where every line is plain: its cells
-    unquoted, without CR or NUL, as many as the header's (each within the field size
-    limit), every label a word of the vocabulary (or an empty cell); ``None`` (or
-    ``KeyError``) anywhere else."""
-    spec = file.ledger
-    assert spec is not None
-    delimiter = reader.delimiter
-    with reader.opener.open_text(file.path) as stream:
-        blocks = whole_lines(stream)
-        first = next(blocks, None)
-        end = -1 if first is None else first.find("\n")
-        names = [] if first is None else first[:end].split(delimiter)
-        wanted = (spec.id.column, spec.a.column)
-        if (
-            first is None
-            or any(char in first[:end] for char in '"\r\0')
-            or len(set(names)) != len(names)
-            or not set(wanted) <= set(names)
-            or len(names) < 2
-        ):
-            yield None
-            return
-        cell = f'([^{re.escape(delimiter)}\n"\r\0]{{0,{csv.field_size_limit() - 1}}})'
-        line = re.compile("^" + re.escape(delimiter).join([cell] * len(names)) + "\n", re.M)
-        pick_id, pick_label = itemgetter(names.index(wanted[0])), itemgetter(names.index(wanted[1]))
-        find = codes.__getitem__
-        for body in chain((first[end + 1 :],), blocks):
-            found = None if body is None else line.findall(body)
-            if found is None or len(found) != body.count("\n"):  # type: ignore[union-attr]
-                yield None
-                return
-            yield list(map(pick_id, found)), bytes(map(find, map(pick_label, found)))
-
-
+#: How a side is read whole lines at a time: its file, the byte of any label, each word's
+#: byte (a vocabulary of words), to its chunks (``None``: not so).
+Lines = Callable[[InputFile, Callable[[object], int], "dict[object, int] | None"], "Chunks | None"]
 #: How a side's labels become bytes (:func:`_coder`).
 Coder = tuple[type, dict[object, int], Callable[[object], int]]
 
