@@ -200,16 +200,23 @@ def test_a_join_panel_with_both_judged_keeps_the_cases_both_files_judged(
         assert "judged no case in common" in problem
 
 
+def side_file(suffix: str, marks: list[str]) -> str:
+    """A side of cases c0, c1... with these labels, as a CSV or as JSON Lines."""
+    if suffix == ".csv":
+        return "id,verdict\n" + "".join(f"c{n},{mark}\n" for n, mark in enumerate(marks))
+    return "".join(json.dumps({"id": f"c{n}", "verdict": m}) + "\n" for n, m in enumerate(marks))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
 def test_each_side_file_is_read_once_for_every_pair(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
     from pytest_rubric.inputs.textfiles import Plain
 
     labels = ("PASS,FAIL,PASS", "PASS,PASS,FAIL", "FAIL,FAIL,PASS", "PASS,FAIL,FAIL")
-    for index, marks in enumerate(labels):
-        rows = "".join(f"c{n},{mark}\n" for n, mark in enumerate(marks.split(",")))
-        (tmp_path / f"s{index}.csv").write_text("id,verdict\n" + rows, encoding="utf-8")
-    names = [f"s{index}.csv" for index in range(len(labels))]
+    names = [f"s{index}{suffix}" for index in range(len(labels))]
+    for name, marks in zip(names, labels, strict=True):
+        (tmp_path / name).write_text(side_file(suffix, marks.split(",")), encoding="utf-8")
     made = load(tmp_path, panel_body(names, both=False))
     reads: list[str] = []  # each opening of a file, by name: its rows or its lines read
     open_text = Plain.open_text
@@ -224,20 +231,20 @@ def test_each_side_file_is_read_once_for_every_pair(
         return [run_case(case, AGREEMENT, path="c.rubric.yaml", source="").actual for case in cases]
 
     got = answers(made)
-    assert sorted(reads) == names  # 4 files for 6 pairs, each once
+    assert sorted(reads) == names  # 4 files for 6 pairs, each once (its lines, plain)
     assert [answer["agreement"] for answer in got] == [1, 2, 2, 0, 2, 1]
     # A side changed between pairs is read again, and answers as it now is (a new file
     # put in its place, as editors save one).
     reads.clear()
     made = load(tmp_path, panel_body(names, both=False))
     first = answers(made[:1])
-    changed = tmp_path / "new.csv"
-    changed.write_text("id,verdict\nc0,PASS\nc1,FAIL\nc2,PASS\n", encoding="utf-8")
-    changed.replace(tmp_path / "s1.csv")
+    changed = tmp_path / "new"
+    changed.write_text(side_file(suffix, ["PASS", "FAIL", "PASS"]), encoding="utf-8")
+    changed.replace(tmp_path / names[1])
     rest = answers(made[1:])
     assert first[0]["agreement"] == 1
     assert [answer["agreement"] for answer in rest] == [2, 2, 2, 2, 1]
-    assert sorted(reads) == sorted([*names, "s1.csv"])
+    assert sorted(reads) == sorted([*names, names[1]])
 
 
 SEEN_HELD = """
