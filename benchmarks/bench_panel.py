@@ -1,9 +1,10 @@
 """What a panel costs (issue 47): a 1,000,000-case export judged by five graders, its ten
 pairs each a pytest item, the export read once; against one two-grader ledger of the same
-file, in the same run.
+file, in the same run. And a join panel: five graders' files of 1,000,000 cases each, each
+read once for the ten pairs, against one two-grader join of two of the same files.
 
     python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3]
-        [--only csv jsonl judgements judgements-where]
+        [--only csv jsonl judgements judgements-where join-csv join-jsonl]
 
 ``csv`` and ``jsonl`` are one export with a column (a key) per grader, ``id,g1,...,g5``;
 the baseline is one agreement case reading it as ``ledger: {a: g1, b: g2}``, the panel one
@@ -12,7 +13,10 @@ is a ``.jsonl`` export of one line per judgement (``rows: per-judgement``, five 
 each case's together), read as ``{grader: grader, label: label, a: g1, b: g2}`` against
 ``panel: [g1, ..., g5]``; ``judgements-where`` adds a judgement ``where: {status:
 submitted}`` leaves out for one case in ten, and one by a sixth grader, ``g6``, for one in
-ten, read with ``where`` by both and ``overlap: both-judged`` by the panel. Each
+ten, read with ``where`` by both and ``overlap: both-judged`` by the panel. Each join
+layout is five files ``g1.csv`` ... ``g5.csv`` (``id,verdict``, or ``.jsonl``), the
+baseline ``ledger: {a: {input_file: g1.csv, ...}, b: {input_file: g2.csv, ...}}``, the
+panel ``ledger: {panel: [{input_file: g1.csv, ...}, ...]}``. Each
 measurement is a whole ``pytest`` run in a fresh process (``-p no:cacheprovider -n 0``),
 the two alternating, with its wall time, CPU time and peak RSS (GNU time's). It
 prints, per layout, the median of each side and the panel's ratio over the ledger
@@ -91,6 +95,47 @@ def write(path: Path, rows: int) -> None:
                 )
 
 
+def write_sides(folder: Path, suffix: str, rows: int) -> list[Path]:
+    """Each grader's own file of the join layout (written once, shared)."""
+    paths = [folder / f"{rows}-{grader}{suffix}" for grader in GRADERS]
+    if paths[0].exists():
+        return paths
+    folder.mkdir(parents=True, exist_ok=True)
+    made = labels(rows)
+    for index, path in enumerate(paths):
+        with path.open("w", encoding="utf-8", newline="") as stream:
+            if suffix == ".csv":
+                stream.write("id,verdict\n")
+                for case_id, marks in made:
+                    stream.write(f"{case_id},{'PASS' if marks[index] else 'FAIL'}\n")
+            else:
+                for case_id, marks in made:
+                    stream.write(json.dumps({"id": case_id, "verdict": marks[index]}) + "\n")
+    return paths
+
+
+def join_project(folder: Path, suffix: str, rows: int, panel: bool) -> tuple[Path, int]:
+    """A project of one case joining the layout's files, and how many items it runs."""
+    sides = write_sides(folder / "data", suffix, rows)
+    place = folder / f"join-{suffix[1:]}-{'panel' if panel else 'ledger'}"
+    place.mkdir(exist_ok=True)
+    for path in sides:
+        if not (place / path.name).exists():
+            os.link(path, place / path.name)
+    words = "labels: {PASS: true, FAIL: false}, " if suffix == ".csv" else ""
+    spec = "{input_file: %s, id: id, label: verdict}"
+    if panel:
+        graders = f"panel: [{', '.join(spec % path.name for path in sides)}]"
+    else:
+        graders = f"a: {spec % sides[0].name}, b: {spec % sides[1].name}"
+    (place / "export.rubric.yaml").write_text(
+        f"evaluator: agreement\ncases:\n  - id: whole\n    ledger: {{{words}{graders}}}\n"
+        f"    expected_subset: {{total: {rows}}}\n",
+        encoding="utf-8",
+    )
+    return place, 10 if panel else 1
+
+
 def project(folder: Path, layout: str, rows: int, panel: bool) -> tuple[Path, int]:
     """A project of one case over the layout's export (written once, shared), and how many
     items it runs."""
@@ -143,15 +188,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
-    layouts = ["csv", "jsonl", "judgements", "judgements-where"]
+    layouts = ["csv", "jsonl", "judgements", "judgements-where", "join-csv", "join-jsonl"]
     parser.add_argument("--only", nargs="+", choices=layouts, default=layouts)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         print(f"{args.rows:,} cases, 5 graders (10 pairs), {args.repeats} alternating pairs")
         for layout in args.only:
-            ledger = project(folder, layout, args.rows, panel=False)
-            panel = project(folder, layout, args.rows, panel=True)
+            if layout.startswith("join-"):
+                suffix = "." + layout.rpartition("-")[2]
+                ledger = join_project(folder, suffix, args.rows, False)
+                panel = join_project(folder, suffix, args.rows, True)
+            else:
+                ledger = project(folder, layout, args.rows, panel=False)
+                panel = project(folder, layout, args.rows, panel=True)
             run(*ledger)  # warm the page cache with the file
             runs: list[tuple[tuple[float, float, int], tuple[float, float, int]]] = []
             for _ in range(args.repeats):

@@ -368,12 +368,6 @@ def test_a_join_panel_answers_as_the_join_of_each_pair(tmp_path: Path) -> None:
         "x[a.csv vs c.csv]",
         "x[b.csv vs c.csv]",
     ]
-    path = tmp_path / "c.rubric.yaml"
-    path.write_text(
-        path.read_text().replace("      panel:", "      overlap: both-judged\n      panel:")
-    )
-    (refused,) = load_case_file(path, "c.rubric.yaml", root=tmp_path).cases
-    assert "not yet for a panel of files" in str(refused.problems[0])
     for case, (x, y) in zip(made, pairs(), strict=True):
         a, b = "abc"[x], "abc"[y]
         (ref,) = load(

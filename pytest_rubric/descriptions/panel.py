@@ -109,13 +109,6 @@ def read_panel(
         read = _paths(block, value, places, traits)
     names = _names(block, len(value))
     both_judged = _overlap(block)
-    if both_judged and read is not None and read.sides:
-        block.refuse(
-            block.places.value("overlap"),
-            "'overlap: both-judged' is read for a panel of one export, not yet for a panel "
-            "of files (a join); remove it: each pair then holds every case of either file",
-        )
-        return None
     if read is None or names is _REFUSED:
         return None
     return replace(

@@ -19,12 +19,14 @@ class FileTraits:
     columns flat (CSV: a key path is one column name, a label is a word). ``records``:
     its rows sit in one JSON document, whose list ``records:`` may name. ``sheets``: a
     workbook, whose sheet ``sheet:`` may name; its columns flat, its cells typed (a
-    number, text, a Boolean)."""
+    number, text, a Boolean). ``json_lines``: each row one JSON object on a line of its
+    own (JSON Lines)."""
 
     written: str = ""
     text_cells: bool = False
     records: bool = False
     sheets: bool = False
+    json_lines: bool = False
 
     @property
     def flat(self) -> bool:

@@ -35,7 +35,7 @@ from pytest_rubric.descriptions.ledger import vocabulary
 from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.judgements import kept_rows
+from pytest_rubric.inputs.judgements import BothJudged, judged, kept_rows
 from pytest_rubric.inputs.ledgermaps import Outside, grouped, label_meaning
 from pytest_rubric.inputs.passes import Handed, Pass, close_groups, first_notes, taken
 from pytest_rubric.inputs.readnotes import ReadNotes
@@ -50,8 +50,9 @@ BLOCK_ROWS = 4096
 #: One row of a side as read: its ID, its label (its Boolean, or the value outside the
 #: vocabulary), ``None`` or why the label is outside the vocabulary, its number in the
 #: side's file (its place is worded only when a message names it), its review fields
-#: (side a's only), and the value it holds at ``group_by`` (side a's only).
-_Read = tuple[object, object, "Outside | None", int, "dict[str, object] | None", object]
+#: (side a's only), the value it holds at ``group_by`` (side a's only), and whether its
+#: label is a judgement (:func:`~pytest_rubric.inputs.judgements.judged`).
+_Read = tuple[object, object, "Outside | None", int, "dict[str, object] | None", object, bool]
 
 
 class JoinedRows:
@@ -65,6 +66,7 @@ class JoinedRows:
         assert ledger.join is not None
         assert file.sides is not None
         self.file = file
+        self.ledger = ledger
         self.display = file.display
         self.case_file = case_file
         self.sides = file.sides
@@ -89,15 +91,18 @@ class JoinedRows:
         exactly what is wrong and where."""
         this = taken("blocks", None)
         self.passes.append(this)
-        if self.file.ledger is not None and self.file.ledger.group_by is not None:
+        ledger = self.file.ledger
+        if ledger is not None and ledger.group_by is not None:
             return iter((None,))  # each row's group is read one at a time
+        if ledger is not None and ledger.both_judged is not None:
+            return iter((None,))  # whether both judged a row, one at a time
         return self._blocks(this)
 
     def _blocks(self, this: Pass) -> Iterator[LabelBlock | None]:
         findings = this.findings
         left_out: dict[str, int] = {}
         held: dict[str, bool] = {}
-        for case_id, label, _, _, _, _ in self._read(1, False, left_out):
+        for case_id, label, *_ in self._read(1, False, left_out):
             if type(case_id) is not str or type(label) is not bool or case_id in held:
                 yield None
                 return
@@ -106,7 +111,7 @@ class JoinedRows:
         ids: list[str] = []
         differing: list[str] = []
         both = neither = a_only = b_only = matched = count_a = 0
-        for case_id, label, _, _, _, _ in self._read(0, False, left_out):
+        for case_id, label, *_ in self._read(0, False, left_out):
             count_a += 1
             other = get(case_id) if type(case_id) is str else None
             if other is None or type(label) is not bool:
@@ -187,7 +192,7 @@ class JoinedRows:
                 )
                 case_id = row.get(id_key, ABSENT) if id_key is not None else get_id(row)
                 group_value = ABSENT if group_of is None else group_of(row)
-                yield case_id, label, outside, cursor.position, kept, group_value
+                yield case_id, label, outside, cursor.position, kept, group_value, judged(value)
         except RubricInputError:
             raise
         except Exception as exc:
@@ -203,18 +208,12 @@ class JoinedRows:
         is handed over: side a's row number, or minus side b's."""
         findings, at = this.findings, this.cursor
         left_out: dict[str, int] = {}
-        held: dict[str, _Read] = {}  # b's rows by ID, in b's order
-        extra: list[_Read] = []  # b's other rows (an ID repeated, blank or not text)
-        for read in self._read(1, False, left_out):
-            case_id = read[0]
-            if type(case_id) is str and case_id not in held:
-                held[case_id] = read
-            else:
-                extra.append(read)
+        held, extra = self._side_b(left_out)
         count_b = len(held) + len(extra)
+        keeps = (overlap := BothJudged(self.ledger)).keeps
         handed = 0
         seen: set[str] = set()  # a's IDs
-        one_side = findings.one_side
+        one_side = [] if overlap.on else findings.one_side  # both-judged: counted alone
 
         def hand(row: dict[str, object], side: int, read: _Read, other: _Read | None) -> JSON:
             """``row``, once the first label outside the vocabulary in ``read`` (of
@@ -239,7 +238,7 @@ class JoinedRows:
         groups = findings.groups
         for read in self._read(0, True, left_out, None if groups is None else groups.read):
             count_a += 1
-            case_id, label, _, _, fields, group_value = read
+            case_id, label, _, _, fields, group_value, _ = read
             row: dict[str, object] = {} if case_id is ABSENT else {"id": case_id}
             if label is not ABSENT:
                 row["a"] = label
@@ -250,6 +249,9 @@ class JoinedRows:
                 if other is None and len(one_side) < ONE_SIDE_NAMED:
                     place = self.place(0, read[3])
                     one_side.append(f"{escape_controls(repr(case_id))} ({place}, a only)")
+            odd = type(case_id) is not str  # kept: the evaluator names its ID
+            if not keeps(read[6] or odd, odd or (other is not None and other[6])):
+                continue
             if other is not None and other[1] is not ABSENT:
                 row["b"] = other[1]
             if fields:
@@ -269,15 +271,31 @@ class JoinedRows:
             if alone and len(one_side) < ONE_SIDE_NAMED:
                 place = self.place(1, read[3])
                 one_side.append(f"{escape_controls(repr(case_id))} ({place}, b only)")
+            if not keeps(odd := type(case_id) is not str, odd or read[6]):
+                continue
             if findings.groups is not None:  # side a has no row of it: no group value
                 findings.groups.add(row, ABSENT)
             yield hand(row, 1, read, None)
         findings.sides = ((self.sides[0].display, count_a), (self.sides[1].display, count_b))
         findings.left_out = left_out
+        overlap.close(findings, self.case_file)
         side_a = self.sides[0]
         kept = side_a.ledger is not None and bool(side_a.ledger.selection.where)
         close_groups(findings, f"side a's file {side_a.display}", kept, self.case_file)
         findings.whole = True
+
+    def _side_b(self, left_out: dict[str, int]) -> tuple[dict[str, _Read], list[_Read]]:
+        """Side b's rows by ID, in b's order, and its other rows (an ID repeated, blank
+        or not text)."""
+        held: dict[str, _Read] = {}
+        extra: list[_Read] = []
+        for read in self._read(1, False, left_out):
+            case_id = read[0]
+            if type(case_id) is str and case_id not in held:
+                held[case_id] = read
+            else:
+                extra.append(read)
+        return held, extra
 
     def _note_id(self, this: Pass, index: int, side: int, read: _Read) -> None:
         """Pass ``this`` notes the ID of ``read`` (of ``side``, handed over as row

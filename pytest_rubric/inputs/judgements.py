@@ -210,25 +210,50 @@ def judged(value: object) -> bool:
     return value is not ABSENT and value is not None and value != ""
 
 
+class BothJudged:
+    """Which rows of a pair's ledger its ``overlap: both-judged`` keeps (every row where
+    it is not given), counting the rows each of the pair judged alone."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.on = ledger.both_judged is not None
+        self.alone = [0, 0]
+        self.kept = 0
+
+    def keeps(self, by_a: bool, by_b: bool) -> bool:
+        """Whether a row judged by a (``by_a``) and by b (``by_b``) is kept."""
+        if not self.on or (by_a and by_b):
+            self.kept += 1
+            return True
+        self.alone[0] += by_a
+        self.alone[1] += by_b
+        return False
+
+    def close(self, findings: Findings, case_file: str) -> None:
+        """Once every row is read: ``findings.alone``; a pair that judged no case in
+        common is the case's problem, never an empty ledger."""
+        if self.on:
+            findings.alone = (self.alone[0], self.alone[1])
+            if not self.kept:  # an export without rows too: both judged no case
+                raise _nothing_in_common(self.ledger, *findings.alone, case_file)
+
+
 def both_judged_rows(
     rows: Iterable[object], ledger: Ledger, findings: Findings, case_file: str
 ) -> Iterator[object]:
     """The rows of one row per case whose a and b both judged (anything not a mapping
     kept: the evaluator names it); the others counted in ``findings.alone``."""
     get_a, get_b = getter(ledger.a), getter(ledger.b)
-    alone_a = alone_b = kept = 0
+    overlap = BothJudged(ledger)
+    keeps = overlap.keeps
     for row in rows:
         if type(row) is dict:
             by_a, by_b = judged(get_a(row)), judged(get_b(row))
-            if not (by_a and by_b):
-                alone_a += by_a
-                alone_b += by_b
-                continue
-        kept += 1
-        yield row
-    findings.alone = (alone_a, alone_b)
-    if not kept:  # an export without rows too: both judged no case
-        raise _nothing_in_common(ledger, alone_a, alone_b, case_file)
+        else:
+            by_a = by_b = True  # kept: the evaluator names it
+        if keeps(by_a, by_b):
+            yield row
+    overlap.close(findings, case_file)
 
 
 def both_judged_judgements(

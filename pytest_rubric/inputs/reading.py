@@ -24,6 +24,7 @@ from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.joins import JoinedRows
+from pytest_rubric.inputs.paneljoins import PanelPairRows
 from pytest_rubric.inputs.rows import FileRows
 from pytest_rubric.inputs.textfiles import unreadable
 from pytest_rubric.inputs.wholejson import read_json, read_json_with_row_lines
@@ -70,6 +71,8 @@ def open_input(file: InputFile, case_file: str = "") -> WholeInput | FileRows | 
     ledger = file.ledger
     if ledger is None:
         return WholeInput(file) if file.reader.holds == WHOLE else FileRows(file, case_file)
+    if file.panel_sides is not None:  # a join panel's pair: each side read once for all
+        return PanelPairRows(file, case_file)
     if ledger.join is not None:
         return JoinedRows(file, case_file)
     return FileRows(file, case_file)

@@ -298,6 +298,20 @@ class RubricItem(pytest.Item):
         case = self.case
         return self.path, case.place.line - 1, f"{REPORT_DOMAIN}{case.name}"
 
+    def let_go_before(self, nextitem: pytest.Item | None) -> None:
+        """Lets go of the side files its join panel's pairs hold (read once for them
+        all) unless ``nextitem``, the next item this process runs, is a pair of the same
+        panel: pairs left out by ``-k`` or ``--deselect``, or run by another pytest-xdist
+        worker, never take theirs."""
+        source, pair = self.case.input_file, self.case.pair
+        if source is None or source.panel_sides is None or pair is None:
+            return
+        if isinstance(nextitem, RubricItem) and nextitem.path == self.path:
+            following = nextitem.case.pair
+            if following is not None and following.panel == pair.panel:
+                return
+        source.panel_sides[0].let_go()
+
 
 def _review_at(config: pytest.Config, case: Case, file: str) -> str:
     """What names the file of a row to review, before its place: the input file's path

@@ -19,6 +19,7 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.packed import pack
 from pytest_rubric.descriptions.panel import PairOf
+from pytest_rubric.inputs.heldsides import HeldSides
 from pytest_rubric.inputs.inputpaths import InputFiles
 from pytest_rubric.inputs.panelheld import PanelReads
 from pytest_rubric.inputs.source import joined_sides
@@ -45,6 +46,7 @@ def panel_cases(
     names = tuple(panel.pair_name(x, y) for x, y in panel.pairs())
     pinned = case.expected if case.pairs else None
     holder = (reads or PanelReads()).panel(panel.pairs())
+    held = HeldSides(panel.pairs())  # a join's side files, read once for its pairs
     for (x, y), name in zip(panel.pairs(), names, strict=True):
         pair = ledger.of_pair(x, y)
         if pair.join is None:
@@ -56,7 +58,8 @@ def panel_cases(
                 if problem is not None:  # the loader resolved each side: moved since
                     raise CaseFileError(display, side.file_at[0], side.file_at[1], problem)
                 sides.append(resolved)
-            input_file = joined_sides(replace(sides[0], ledger=pair), (sides[0], sides[1]))
+            joined = joined_sides(replace(sides[0], ledger=pair), (sides[0], sides[1]))
+            input_file = replace(joined, panel_sides=(held, x, y))
         made = replace(
             case,
             name=f"{case.name}[{name}]",

@@ -23,6 +23,7 @@ from pytest_rubric.descriptions.traits import FileTraits
 if TYPE_CHECKING:
     from pytest_rubric.inputs.cursor import Cursor
     from pytest_rubric.inputs.findings import Findings
+    from pytest_rubric.inputs.heldsides import HeldSides
     from pytest_rubric.inputs.panelheld import PanelRead
     from pytest_rubric.inputs.textfiles import Opener
 
@@ -90,6 +91,9 @@ class InputFile:
     pair_of: tuple[Ledger, int, int] | None = None
     #: The holder of its panel's export read once, shared by the panel's pairs.
     panel_read: PanelRead | None = None
+    #: A join panel's pair: what the panel's side files hold, and the pair's sides by
+    #: index (each side is then read once for all pairs: :mod:`~.paneljoins`).
+    panel_sides: tuple[HeldSides, int, int] | None = None
 
     @property
     def description(self) -> Ledger | Dataset | None:

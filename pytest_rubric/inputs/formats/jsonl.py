@@ -29,7 +29,7 @@ class Jsonl:
 
     @property
     def traits(self) -> FileTraits:
-        return FileTraits(self.suffix)
+        return FileTraits(self.suffix, json_lines=True)
 
     def rows(self, file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
         from pytest_rubric.inputs.jsonl import jsonl_rows
