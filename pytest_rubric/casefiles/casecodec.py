@@ -107,10 +107,11 @@ class Record:
             for load, column in zip(self._loads, zip(*values, strict=True), strict=False)
         ]
         cls = self.cls
-        return [
-            cls(**given, **dict(zip(names, fields, strict=True)))
-            for fields in zip(*columns, strict=True)
-        ]
+        rows = zip(*columns, strict=True)
+        if given:
+            return [cls(**given, **dict(zip(names, fields, strict=True))) for fields in rows]
+        # Each row has a field a name (checked above): the mapping alone is the call's.
+        return [cls(**dict(zip(names, fields, strict=False))) for fields in rows]
 
     def codec(self) -> Codec:
         """This record as a field of another."""
