@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _runs import serial_and_spread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -398,16 +399,8 @@ def test_a_per_judgement_panel_records_the_same_serially_and_on_two_workers(
 ) -> None:
     judgement_file(pytester.path, ".jsonl", apart=True, where=True)
     pytester.makefile(".rubric.yaml", panel=PER_JUDGEMENT_PANEL)
-    pytester.runpytest("-p", "no:xdist", "--rubric-report=serial.json")
-    pytester.runpytest("-n", "2", "--rubric-report=spread.json")
-
-    def records(name: str) -> dict[str, Any]:
-        data = json.loads((pytester.path / name).read_text(encoding="utf-8"))
-        keep = ("outcome", "actual", "evidence", "review", "panel")
-        return {r["nodeid"]: {k: r.get(k) for k in keep} for r in data["cases"]}
-
-    serial = records("serial.json")
-    assert serial == records("spread.json")
+    serial, spread = serial_and_spread(pytester)
+    assert serial == spread
     assert [one["outcome"] for one in serial.values()] == ["matched"] * 3
 
 

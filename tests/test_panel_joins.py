@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _runs import serial_and_spread
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_panels import load, pairs, run, seen
@@ -308,16 +309,8 @@ def test_a_join_panel_records_the_same_serial_and_on_two_workers(
     pytester: pytest.Pytester,
 ) -> None:
     join_panel_project(pytester)
-    pytester.runpytest("-p", "no:xdist", "--rubric-report=serial.json")
-    pytester.runpytest("-n", "2", "--rubric-report=spread.json")
-
-    def records(name: str) -> dict[str, Any]:
-        data = json.loads((pytester.path / name).read_text(encoding="utf-8"))
-        keep = ("outcome", "actual", "evidence", "review", "panel")
-        return {r["nodeid"]: {k: r.get(k) for k in keep} for r in data["cases"]}
-
-    serial = records("serial.json")
-    assert serial == records("spread.json")
+    serial, spread = serial_and_spread(pytester)
+    assert serial == spread
     assert len(serial) == 6
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _runs import serial_and_spread
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -280,16 +281,8 @@ def test_pairs_are_selected_and_rerun_as_any_case(pytester: pytest.Pytester) -> 
 
 def test_serial_and_two_workers_record_the_same(pytester: pytest.Pytester) -> None:
     panel_project(pytester)
-    pytester.runpytest("-p", "no:xdist", "--rubric-report=serial.json")
-    pytester.runpytest("-n", "2", "--rubric-report=spread.json")
-
-    def records(name: str) -> dict[str, Any]:
-        data = json.loads((pytester.path / name).read_text(encoding="utf-8"))
-        keep = ("outcome", "actual", "evidence", "review", "panel")
-        return {r["nodeid"]: {k: r.get(k) for k in keep} for r in data["cases"]}
-
-    serial = records("serial.json")
-    assert serial == records("spread.json")
+    serial, spread = serial_and_spread(pytester)
+    assert serial == spread
     assert len(serial) == 3
 
 
