@@ -327,3 +327,26 @@ def test_both_judged_keeps_a_row_whose_id_is_not_text_for_the_evaluator_to_name(
         got = seen(run(case))
         assert got["actual"] == {"error": "review-case-identity"}, got
         assert "ids: as-text" in got["problem"], got
+
+
+def test_only_a_run_with_a_join_panel_pays_the_hook_that_lets_sides_go(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(
+        "def pytest_sessionfinish(session):\n"
+        "    held = session.config.pluginmanager.get_plugin('rubric-held-sides')\n"
+        "    print('\\nheld-sides hook:', held is not None)\n"
+    )
+    pytester.makefile(".rubric.yaml", plain=PLAIN_CASES)
+    pytester.runpytest("-s", "-p", "no:xdist").stdout.fnmatch_lines(["held-sides hook: False"])
+    join_panel_project(pytester)
+    pytester.runpytest("-s", "-p", "no:xdist").stdout.fnmatch_lines(["held-sides hook: True"])
+
+
+PLAIN_CASES = """\
+evaluator: agreement
+cases:
+  - id: inline
+    input: {rows: [{id: c1, a: true, b: true}]}
+    expected_subset: {total: 1}
+"""

@@ -68,16 +68,6 @@ class CaseReports:
         except Exception as exc:
             self.run.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
-    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        # What a case's item holds for the items after it (a join panel's side files) is
-        # let go once none of those runs next here.
-        kind = rubric_item_type()
-        if kind is not None and isinstance(item, kind):
-            try:
-                item.let_go_before(nextitem)  # type: ignore[attr-defined]
-            except Exception as exc:
-                self.run.hook_errors.append(f"{type(exc).__name__}: {exc}")
-
 
 def gather(run: RubricRun, report: pytest.TestReport) -> None:
     """Keep the payload ``report`` carries in ``run.cases``: one per case, the last

@@ -98,6 +98,10 @@ class RubricFile(pytest.File):
                 item = RubricItem.from_parent(
                     self, name=case.name, nodeid=nodeid, case=case, **shared
                 )
+                if case.input_file is not None and case.input_file.panel_sides is not None:
+                    manager = self.config.pluginmanager
+                    if manager.get_plugin(_HELD_SIDES) is None:
+                        manager.register(HeldSidesLetGo(), _HELD_SIDES)
             for decorator in decorators:
                 item.add_marker(decorator)
             yield item
@@ -311,6 +315,22 @@ class RubricItem(pytest.Item):
             if following is not None and following.panel == pair.panel:
                 return
         source.panel_sides[0].let_go()
+
+
+_HELD_SIDES = "rubric-held-sides"
+
+
+class HeldSidesLetGo:
+    """Registered once a join panel's pair is collected (no other run pays a hook for
+    each test): what a pair's item holds for the pairs after it (its panel's side files,
+    read once for them all) is let go once none of those runs next in this process."""
+
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        if isinstance(item, RubricItem):
+            try:
+                item.let_go_before(nextitem)
+            except Exception as exc:  # held a while longer: said, never the case's outcome
+                item.warn(pytest.PytestWarning(f"rubric: side files not let go: {exc!r}"))
 
 
 def _review_at(config: pytest.Config, case: Case, file: str) -> str:
