@@ -1,0 +1,64 @@
+"""Panels used carelessly or with hostile exports: each pair still answers exactly as the
+two-grader ledger of the same rows, and bad input is a problem of its item."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+PANEL = """evaluator: agreement
+cases:
+  - id: x
+    input_file: export.csv
+    ledger:
+      id: id
+      panel: [g0, g1, g2]
+      graders: [g0, g1, g2]
+      labels: {PASS: true, FAIL: false}
+    expected_subset: {total: 3}
+"""
+EXPORT = "id,g0,g1,g2\nc1,PASS,PASS,PASS\nc2,FAIL,PASS,FAIL\nc3,PASS,FAIL,PASS\n"
+
+REWRITE_AFTER_FIRST = """
+import os
+import pathlib
+
+DONE = []
+
+
+def pytest_runtest_teardown(item, nextitem):
+    if DONE:
+        return
+    DONE.append(item.nodeid)
+    path = pathlib.Path("export.csv")
+    status = path.stat()
+    text = path.read_text().replace("PASS", "----").replace("FAIL", "PASS").replace("----", "FAIL")
+    with open(path, "r+") as written:  # in place: same inode, same size
+        written.write(text)
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+"""
+
+
+def actuals(pytester: pytest.Pytester, report: str) -> dict[str, Any]:
+    data = json.loads((pytester.path / report).read_text(encoding="utf-8"))
+    return {record["nodeid"]: record["actual"] for record in data["cases"]}
+
+
+def test_an_export_rewritten_in_place_with_its_size_and_time_kept_is_read_again(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".rubric.yaml", c=PANEL)
+    (pytester.path / "export.csv").write_text(EXPORT, encoding="utf-8")
+    pytester.makeconftest(REWRITE_AFTER_FIRST)
+    pytester.runpytest("-p", "no:randomly", "-n", "0", "--rubric-report=during.json")
+    (pytester.path / "conftest.py").unlink()
+    pytester.runpytest("-p", "no:randomly", "-n", "0", "--rubric-report=after.json")
+    during, after = actuals(pytester, "during.json"), actuals(pytester, "after.json")
+    assert len(after) == 3
+    first = "c.rubric.yaml::x[g0 vs g1]"
+    assert during[first] != after[first]  # the first pair ran before the rewrite
+    assert {k: v for k, v in during.items() if k != first} == {
+        k: v for k, v in after.items() if k != first
+    }
