@@ -62,3 +62,43 @@ def test_an_export_rewritten_in_place_with_its_size_and_time_kept_is_read_again(
     assert {k: v for k, v in during.items() if k != first} == {
         k: v for k, v in after.items() if k != first
     }
+
+
+@pytest.mark.parametrize(
+    ("ledger", "place", "named"),
+    [
+        (  # one file twice in a join: each side shown as its file
+            "    ledger:\n      panel:\n"
+            "        - {input_file: e.csv, id: id, label: g0}\n"
+            "        - {input_file: e.csv, id: id, label: g1}\n"
+            "        - {input_file: e.csv, id: id, label: g2}\n",
+            "6:9",
+            "'panel[0]' with 'panel[1]' and 'panel[0]' with 'panel[2]' would both be named "
+            "'e.csv vs e.csv'",
+        ),
+        (  # names holding ' vs '
+            "    input_file: e.csv\n    ledger:\n      id: id\n      panel: [g0, g1, g2, g3]\n"
+            "      graders: [a, b vs c, a vs b, c]\n",
+            "8:16",
+            "'panel[0]' with 'panel[1]' and 'panel[2]' with 'panel[3]' would both be named "
+            "'a vs b vs c'",
+        ),
+    ],
+)
+def test_two_pairs_of_one_name_are_refused_where_the_names_are_written(
+    pytester: pytest.Pytester, ledger: str, place: str, named: str
+) -> None:
+    (pytester.path / "e.csv").write_text(
+        "id,g0,g1,g2,g3\nc1,PASS,PASS,PASS,FAIL\nc2,FAIL,PASS,FAIL,FAIL\n", encoding="utf-8"
+    )
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: x\n"
+        + ledger
+        + "      labels: {PASS: true, FAIL: false}\n    expected_subset: {total: 2}\n",
+    )
+    result = pytester.runpytest("-p", "no:randomly", "-n", "0")
+    result.assert_outcomes(failed=1)
+    assert (
+        f"c.rubric.yaml:{place}: the pairs {named}; each pair needs a name" in result.stdout.str()
+    )
