@@ -102,3 +102,23 @@ def test_two_pairs_of_one_name_are_refused_where_the_names_are_written(
     assert (
         f"c.rubric.yaml:{place}: the pairs {named}; each pair needs a name" in result.stdout.str()
     )
+
+
+def test_both_judged_over_an_empty_export_of_judgements_is_a_problem_never_an_empty_ledger(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "judged.jsonl").write_text("", encoding="utf-8")
+    pytester.makefile(
+        ".rubric.yaml",
+        c="evaluator: agreement\ncases:\n  - id: x\n    input_file: judged.jsonl\n"
+        "    ledger:\n      rows: per-judgement\n      id: id\n      grader: who\n"
+        "      label: verdict\n      panel: [ana, ben, cleo]\n      overlap: both-judged\n"
+        "    expected_subset: {total: 0}\n",
+    )
+    result = pytester.runpytest("-p", "no:randomly", "-n", "0", "--rubric-report=r.json")
+    result.assert_outcomes(failed=3)
+    data = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))
+    assert [record["outcome"] for record in data["cases"]] == ["case-error"] * 3
+    result.stdout.fnmatch_lines(
+        ["*c.rubric.yaml:10:14: with 'overlap: both-judged', ana and ben judged no case in common*"]
+    )
