@@ -83,6 +83,13 @@ def test_an_export_rewritten_in_place_with_its_size_and_time_kept_is_read_again(
             "'panel[0]' with 'panel[1]' and 'panel[2]' with 'panel[3]' would both be named "
             "'a vs b vs c'",
         ),
+        (  # a number and its text, two graders of one row per judgement shown alike
+            "    input_file: j.jsonl\n    ledger:\n      rows: per-judgement\n      id: id\n"
+            "      grader: who\n      label: v\n      panel: [1, '1', z]\n",
+            "10:14",
+            "'panel[0]' with 'panel[2]' and 'panel[1]' with 'panel[2]' would both be named "
+            "'1 vs z'",
+        ),
     ],
 )
 def test_two_pairs_of_one_name_are_refused_where_the_names_are_written(
@@ -91,6 +98,7 @@ def test_two_pairs_of_one_name_are_refused_where_the_names_are_written(
     (pytester.path / "e.csv").write_text(
         "id,g0,g1,g2,g3\nc1,PASS,PASS,PASS,FAIL\nc2,FAIL,PASS,FAIL,FAIL\n", encoding="utf-8"
     )
+    (pytester.path / "j.jsonl").write_text('{"id": "c1", "who": 1, "v": "PASS"}\n')
     pytester.makefile(
         ".rubric.yaml",
         c="evaluator: agreement\ncases:\n  - id: x\n"
