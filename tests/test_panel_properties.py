@@ -181,8 +181,9 @@ def test_each_pair_is_the_two_grader_ledger_of_its_rows_in_every_format(
             if both:
                 # The reference keeps, through 'where', the rows of the cases both judged.
                 found, alone = both_judged(rows, per_judgement, order, x, y)
-                if found is None and records:
-                    # The pair judged no case in common: a problem of its item.
+                if found is None:
+                    # The pair judged no case in common (an export without judgements
+                    # too): a problem of its item.
                     got = seen(case, name)
                     assert got["actual"] is None, got
                     (problem,) = got["problems"]
@@ -191,7 +192,7 @@ def test_each_pair_is_the_two_grader_ledger_of_its_rows_in_every_format(
                         "judged no case in common" in problem or "no judgement is by a" in problem
                     )
                     continue
-                kept = found or records  # an export of no rows is an empty ledger, as ever
+                kept = found
             (ref_folder / name).write_bytes(written(kept, columns, suffix))
             where = "where: {keep: 'y'}" if both else ""
             reference = ledger_body(name, per_judgement, pair, where)

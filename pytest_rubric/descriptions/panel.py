@@ -111,9 +111,10 @@ def read_panel(
     both_judged = _overlap(block)
     if read is None or names is _REFUSED:
         return None
-    return replace(
+    panel = replace(
         read, names=read.names if names is None else names, both_judged=both_judged, at=at
     )
+    return panel if _named_apart(block, panel, names is not None) else None
 
 
 _REFUSED = ("",)
@@ -229,6 +230,27 @@ def _names(block: Block, count: int) -> tuple[str, ...] | None:
             )
             return _REFUSED
     return tuple(str(name) for name in value)
+
+
+def _named_apart(block: Block, panel: Panel, given: bool) -> bool:
+    """Whether every pair has a name of its own (its node ID, its key under
+    ``expected_pairs``, its record): two graders shown alike (one file twice in a join,
+    ``1`` and ``'1'``), or a name holding `` vs ``, give two pairs one name."""
+    named: dict[str, tuple[int, int]] = {}
+    for x, y in panel.pairs():
+        name = panel.pair_name(x, y)
+        if name in named:
+            first = named[name]
+            where = "rename them in 'graders'" if given else "name each with 'graders: [...]'"
+            block.refuse(
+                block.places.value("graders") if given else panel.at,
+                f"the pairs 'panel[{first[0]}]' with 'panel[{first[1]}]' and 'panel[{x}]' with "
+                f"'panel[{y}]' would both be named {escape_controls(repr(name))}; each pair "
+                f"needs a name of its own: {where}, each different and none holding ' vs '",
+            )
+            return False
+        named[name] = (x, y)
+    return True
 
 
 def _overlap(block: Block) -> bool:

@@ -273,7 +273,9 @@ def both_judged_judgements(
     named = lambda: file.display  # noqa: E731  (a fresh pass names no row)
     fresh = file.reader.rows(file, case_file, Cursor())
     kept = Conditions(ledger.selection.where, named)
+    seen = 0
     for judgement in judgements_of(fresh, ledger.grader, ledger.label, kept, named):
+        seen += 1
         if type(judgement) is dict:
             side = _side(get_grader(judgement), names)
             case_id = get_id(judgement)
@@ -281,7 +283,8 @@ def both_judged_judgements(
                 by[side].add(case_id)
     both = by[0] & by[1]
     findings.alone = (len(by[0] - both), len(by[1] - both))
-    if not both and (by[0] or by[1]):
+    # Neither judging while others did is the pairing's to say (it names who did).
+    if not both and (by[0] or by[1] or not seen):
         raise _nothing_in_common(ledger, *findings.alone, case_file)
     for judgement in judgements:
         if type(judgement) is dict and _side(get_grader(judgement), names) is not None:

@@ -22,12 +22,15 @@ from pytest_rubric.core.jsonvalues import JSON
 #: columns cannot say (missing, outside the vocabulary: the pair reads its own rows),
 #: or no judgement of the case (``overlap: both-judged``; one row per judgement).
 FALSE, TRUE, ODD, UNJUDGED = 0, 1, 2, 3
+#: An export as read: its path, modification time, size, inode and change time (a file
+#: rewritten in place to the same size and time, ``os.utime``, still changes the last).
+Stamp = tuple[str, int, int, int, int]
 
 
 @dataclass(slots=True, eq=False)
 class PanelColumns:
-    """One pass over a panel's export, as its pairs read it: ``stamp`` (the file's path,
-    time and size when read); each case's ID (``ids``, in the order of its first row or
+    """One pass over a panel's export, as its pairs read it: ``stamp`` (the file as
+    read); each case's ID (``ids``, in the order of its first row or
     judgement); each grader's byte for each case (``labels``); for each grader whether
     every judgement of it is one the bytes say (``sound``: else its pairs read their own
     rows); the rows or judgements ``where`` left out, by the first condition each failed;
@@ -37,7 +40,7 @@ class PanelColumns:
     cases are not each together, each grader's place of its judgement of each case
     (``firsts``: a pair's rows come in the order of their first judgement by either)."""
 
-    stamp: tuple[str, int, int]
+    stamp: Stamp
     ids: list[str]
     labels: list[bytearray]
     sound: list[bool]
@@ -61,7 +64,7 @@ class PanelRead:
         #: How many times the export was read for the panel (once, unless let go early).
         self.reads_taken = 0
 
-    def held(self, stamp: tuple[str, int, int]) -> PanelColumns | None:
+    def held(self, stamp: Stamp) -> PanelColumns | None:
         """The columns, while held and read from the file as ``stamp`` says it is now."""
         columns = self._columns
         return columns if columns is not None and columns.stamp == stamp else None

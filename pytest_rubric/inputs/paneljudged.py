@@ -23,7 +23,7 @@ from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.findings import NO_GRADER, grader_shown
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import judgements_of
-from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, label_coder
+from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, Stamp, label_coder
 
 #: Cases the columns grow by at a time.
 _GROWTH = 1 << 16
@@ -94,9 +94,7 @@ class _Cases:
             del places[count:]
 
 
-def judged_columns(
-    file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]
-) -> PanelColumns | None:
+def judged_columns(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | None:
     """The panel's export as its pairs read it (``ledger``, the panel's block), or
     ``None`` where a judgement is not a mapping (every pair reads its own rows)."""
     panel = ledger.panel

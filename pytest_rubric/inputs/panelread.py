@@ -13,7 +13,7 @@ wrong and where, so every answer is the two-grader answer exactly.
 
 The columns are held by the panel case's own holder
 (:class:`~pytest_rubric.inputs.panelheld.PanelRead`, made with its pairs), read again
-only when the file changed since (its path, time and size), and let go once every pair
+only when the file changed since (its path, time, size, inode and change time), and let go once every pair
 has taken its part. A panel of files (a join) is not read here. This module does not
 import pytest.
 """
@@ -30,7 +30,7 @@ from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, label_coder
+from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, Stamp, label_coder
 from pytest_rubric.inputs.paneljudged import judged_columns
 from pytest_rubric.inputs.panelpairs import pair_blocks
 
@@ -50,7 +50,7 @@ def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | N
         status = os.stat(file.path)
     except OSError:
         return None
-    stamp = (str(file.path), status.st_mtime_ns, status.st_size)
+    stamp = (str(file.path), status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     columns = holder.held(stamp)
     if columns is None:
         columns = _read(file, ledger, stamp)
@@ -59,7 +59,7 @@ def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | N
     return pair_blocks(columns, x, y, file.ledger, findings)
 
 
-def _read(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> PanelColumns:
+def _read(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns:
     """The export's columns; where reading them fails in any way, or a row is not what
     the columns can hold, columns no pair takes (each reads its own rows, which say how)."""
     assert ledger.panel is not None
@@ -75,7 +75,7 @@ def _read(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> Panel
     return columns
 
 
-def _per_case(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> PanelColumns | None:
+def _per_case(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | None:
     """One row per case: the rows ``where`` keeps, each a case; ``None`` where one is not
     a mapping with a text ID."""
     panel = ledger.panel
