@@ -255,7 +255,7 @@ def panel_project(pytester: pytest.Pytester, expectation: str = PINNED) -> None:
 
 def test_each_pair_is_an_item_in_panel_order(pytester: pytest.Pytester) -> None:
     panel_project(pytester)
-    result = pytester.runpytest("--collect-only", "-q")
+    result = pytester.runpytest("--collect-only", "-q", "-p", "no:randomly")  # its order
     result.stdout.fnmatch_lines(
         [
             "panel.rubric.yaml::week[[]Judge vs Editor[]]",
