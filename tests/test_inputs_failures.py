@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import gzip
+import os
 import zlib
 from pathlib import Path
 from typing import Any
@@ -238,3 +239,35 @@ def test_rows_read_whole_for_evaluate_that_do_not_fit_in_memory_are_the_inputs_p
     assert the_inputs_problem(outcome).startswith(
         "the input is not usable: l.jsonl: cannot be read: it needs more memory than there is"
     )
+
+
+# -- a FIFO put where the export was, after the case file was collected ----------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize(
+    ("name", "ledger"),
+    [
+        ("e.jsonl", None),
+        ("e.csv", "{id: id, a: a, b: b, labels: {PASS: true, FAIL: false}}"),
+        ("e.json", None),
+        ("e.jsonl.gz", None),
+    ],
+)
+def test_a_fifo_swapped_in_for_the_export_after_collection_is_refused_never_waited_on(
+    tmp_path: Path, name: str, ledger: str | None
+) -> None:
+    (tmp_path / name).write_bytes(b"")
+    block = "" if ledger is None else f"    ledger: {ledger}\n"
+    (tmp_path / "c.rubric.yaml").write_text(
+        f"evaluator: agreement\ncases:\n  - id: x\n    input_file: {name}\n{block}"
+        "    expected: {}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_case_file(tmp_path / "c.rubric.yaml", "c.rubric.yaml", root=tmp_path).cases
+    (tmp_path / name).unlink()
+    os.mkfifo(tmp_path / name)  # no writer: opening it to read would wait for ever
+    outcome = run_case(
+        case, AGREEMENT, path="c.rubric.yaml", source=BUILT_IN, review_limit=10, review_at=name
+    )
+    assert "is no longer a regular file" in the_inputs_problem(outcome)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol, TextIO
@@ -55,13 +56,15 @@ class Plain:
     faults: ClassVar[tuple[type[Exception], ...]] = ()
 
     def open_text(self, path: Path) -> TextIO:
+        regular_size(path)
         return path.open(encoding="utf-8-sig", newline="")
 
     def open_bytes(self, path: Path) -> io.BufferedIOBase:
+        regular_size(path)
         return path.open("rb")
 
     def read_text(self, path: Path, limit: int) -> str:
-        if path.stat().st_size <= limit:  # a character takes a byte at least
+        if regular_size(path) <= limit:  # a character takes a byte at least
             return path.read_text(encoding="utf-8-sig")
         with path.open(encoding="utf-8-sig") as stream:
             return stream.read(limit + 1)
@@ -86,7 +89,7 @@ class Gzip:
     def open_bytes(self, path: Path) -> GzipFile:
         import gzip
 
-        if path.stat().st_size == 0:  # gzip reads an empty file as empty text
+        if regular_size(path) == 0:  # gzip reads an empty file as empty text
             raise gzip.BadGzipFile("the file is empty")
         return gzip.open(path, "rb")
 
@@ -97,6 +100,16 @@ class Gzip:
 
 PLAIN = Plain()
 GZIP = Gzip()
+
+
+def regular_size(path: Path) -> int:
+    """The size of the regular file at ``path``; ``OSError`` for anything else (a FIFO,
+    a device or a socket put there since the case file was collected, which reading
+    would wait on or never finish)."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(f"{path.name} is no longer a regular file (a FIFO, a device, a socket)")
+    return status.st_size
 
 
 def not_whole(display: str, exc: Exception) -> RubricInputError:
