@@ -31,6 +31,7 @@ from pytest_rubric.core.labelblocks import (
 )
 from pytest_rubric.core.nearest import nearest, written_for
 from pytest_rubric.core.numbers import int_text
+from pytest_rubric.core.reviews import picks_disagreements
 from pytest_rubric.evaluators._common import Evidence, describe, is_bool, not_boolean
 
 IDENTITY_ERROR = "review-case-identity"
@@ -246,6 +247,7 @@ def _first_index(rows: Iterable[object], case_id: str) -> int:
     raise RubricInputError(f"the rows changed while being read: {case_id!r} is gone")
 
 
+@picks_disagreements
 def review_rows(
     ledger: Mapping[str, object], where: Callable[[int], str]
 ) -> Iterator[dict[str, JSON]]:

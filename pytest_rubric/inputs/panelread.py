@@ -33,6 +33,7 @@ from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, label_coder
 from pytest_rubric.inputs.paneljudged import judged_columns
 from pytest_rubric.inputs.panelpairs import pair_blocks
+from pytest_rubric.inputs.panelreview import ReviewPick, pair_review
 
 
 def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None] | None:
@@ -52,22 +53,28 @@ def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | N
         return None
     stamp = (str(file.path), status.st_mtime_ns, status.st_size)
     columns = holder.held(stamp)
+    limit = holder.review_limit
     if columns is None:
-        columns = _read(file, ledger, stamp)
+        columns = _read(file, ledger, stamp, limit)
         holder.hold(columns)
-    holder.take((x, y))
+    review = None if limit is None else pair_review(columns, x, y, file.ledger, limit)
+    holder.take((x, y), review)
     return pair_blocks(columns, x, y, file.ledger, findings)
 
 
-def _read(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> PanelColumns:
-    """The export's columns; where reading them fails in any way, or a row is not what
-    the columns can hold, columns no pair takes (each reads its own rows, which say how)."""
+def _read(
+    file: InputFile, ledger: Ledger, stamp: tuple[str, int, int], limit: int | None
+) -> PanelColumns:
+    """The export's columns (with each pair's first ``limit`` rows to review, one row
+    per case); where reading them fails in any way, or a row is not what the columns can
+    hold, columns no pair takes (each reads its own rows, which say how)."""
     assert ledger.panel is not None
     try:
         if ledger.per_judgement:
             columns = judged_columns(file, ledger, stamp)
         else:
-            columns = _per_case(file, ledger, stamp)
+            pick = None if limit is None else ReviewPick(ledger.panel.pairs(), limit)
+            columns = _per_case(file, ledger, stamp, pick)
     except Exception:
         columns = None
     if columns is None:
@@ -75,9 +82,11 @@ def _read(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> Panel
     return columns
 
 
-def _per_case(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> PanelColumns | None:
-    """One row per case: the rows ``where`` keeps, each a case; ``None`` where one is not
-    a mapping with a text ID."""
+def _per_case(
+    file: InputFile, ledger: Ledger, stamp: tuple[str, int, int], pick: ReviewPick | None
+) -> PanelColumns | None:
+    """One row per case: the rows ``where`` keeps, each a case (and those ``pick`` keeps
+    to review); ``None`` where one is not a mapping with a text ID."""
     panel = ledger.panel
     assert panel is not None
     code = label_coder(ledger.labels)
@@ -97,7 +106,8 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> P
     groups: list[object] = []
     conditions = Conditions(ledger.selection.where)
     kept = conditions.kept if conditions.checks else None
-    for row in file.reader.rows(file, "", Cursor()):
+    cursor = Cursor()
+    for row in file.reader.rows(file, "", cursor):
         if type(row) is not dict:
             return None
         if kept is not None and not kept(row):
@@ -110,6 +120,8 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> P
             column.append(code(get(row)))
         if get_group is not None:
             groups.append(get_group(row))
+        if pick is not None and pick.open:
+            pick.see(bytes(column[-1] for column in labels), row, cursor.line)
     return PanelColumns(
         stamp,
         ids,
@@ -117,4 +129,5 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: tuple[str, int, int]) -> P
         [True] * len(labels),
         left_out=dict(conditions.left_out),
         groups=None if get_group is None or not all(type(v) is str for v in groups) else groups,  # type: ignore[arg-type]
+        review=None if pick is None else pick.kept,
     )

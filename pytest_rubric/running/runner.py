@@ -25,6 +25,7 @@ from pytest_rubric.core.jsoncheck import json_problem
 from pytest_rubric.core.jsonvalues import JSON, NotClean, clean_copy, copied, normalised, plain
 from pytest_rubric.core.nearest import misspelt_keys
 from pytest_rubric.core.packed import pack
+from pytest_rubric.core.reviews import only_disagreements
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.misfits import LedgerError
 from pytest_rubric.running.outcome import CASE_ERROR, MATCHED, MISMATCHED, CaseOutcome, ReviewRecord
@@ -232,6 +233,17 @@ class _Asking:
             return None
         return self.call.evidence(self.call("explain", explain, data))
 
+    def held_review(self, limit: int) -> tuple[list[JSON], list[str], int] | None:
+        """A panel's pair's first ``limit`` disagreements as its panel's one pass kept
+        them: ledger rows, their places, the count of the rest; ``None`` where it did not
+        keep them (:func:`~pytest_rubric.inputs.panelreview.held_review`)."""
+        source = self.case.input_file
+        if source is None or source.panel_read is None:
+            return None
+        from pytest_rubric.inputs.panelreview import held_review
+
+        return held_review(source, limit)
+
     def rows_for_review(
         self,
     ) -> tuple[Mapping[str, JSON], Callable[[int], str], Callable[[int], str | None] | None]:
@@ -270,9 +282,13 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     report asks for them; a ledger file is streamed again, never held whole."""
     review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
     assert review is not None
-    ledger, line_of, group_of = ask.rows_for_review()
-    if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
-        group_of = None
+    held = ask.held_review(limit) if only_disagreements(review) else None
+    if held is None:
+        ledger, line_of, group_of = ask.rows_for_review()
+        if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
+            group_of = None
+    else:  # a panel's pair: its rows kept by the panel's one pass, and the rest counted
+        ledger, line_of, group_of = {"rows": held[0]}, held[1].__getitem__, None
 
     # The row a review row is about: the one the review asked ``where`` of for it (the
     # last, if several); a review row that names none has no group.
@@ -283,7 +299,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
         return f"{at}{line_of(index)}"
 
     rows: list[JSON] = []
-    more = 0
+    more = 0 if held is None else held[2]
 
     def pick() -> None:
         nonlocal more
