@@ -233,6 +233,63 @@ def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
         assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
 
 
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    cases=st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from([*GRADERS, "zz"]),
+                st.sampled_from(["PASS", "FAIL"]),
+                st.sampled_from("yyyn"),
+                st.sampled_from(["u", "v", "a note"]),
+            ),
+            min_size=1,
+            max_size=5,
+            unique_by=lambda judgement: judgement[0],
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    apart=st.booleans(),
+    suffix=st.sampled_from([".jsonl", ".csv"]),
+    where=st.booleans(),
+    both=st.booleans(),
+    limits=st.tuples(LIMIT, LIMIT),
+)
+def test_per_judgement_pairs_of_valid_judgements_review_as_their_own_rows(
+    tmp_path: Path,
+    cases: list[list[tuple[str, str, str, str]]],
+    apart: bool,
+    suffix: str,
+    where: bool,
+    both: bool,
+    limits: tuple[int | None, int | None],
+) -> None:
+    """Each grader judges a case once at most, each case's judgements together (or, with
+    ``apart``, the last case's first judgement first): the reviews kept by the panel's
+    one pass are its own read's."""
+    records = [
+        {"id": f"c{number}", "who": who, "verdict": verdict, "keep": keep, "desk": desk}
+        for number, judgements in enumerate(cases)
+        for who, verdict, keep, desk in judgements
+    ]
+    if apart:
+        records.insert(0, records.pop())
+    name = f"e{suffix}"
+    text = written(records, suffix, ["id", "who", "verdict", "keep", "desk"])
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    reads = PanelReads(limits[0])
+    made = load(
+        tmp_path, keys(name, per_judgement=True, where=where, both=both, group=False), reads
+    )
+    for case in made:
+        assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
+
+
 # -- read once ------------------------------------------------------------------------------
 
 #: Three graders and one other on three cases, each case's judgements together.
@@ -380,6 +437,39 @@ def test_a_per_case_panel_reviewed_reads_its_export_once_for_every_pair(
     assert got == [seen(run(own_rows(case), limit)) for case in made]
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+@pytest.mark.parametrize("limit", [0, 1, 3])
+@pytest.mark.parametrize(("where", "both"), [(False, False), (True, True)])
+def test_a_per_judgement_panel_reviewed_reads_its_export_once_for_every_pair(
+    tmp_path: Path, passes: list[str], suffix: str, limit: int, where: bool, both: bool
+) -> None:
+    name = judgement_file(tmp_path, suffix, where=where)
+    made = load(
+        tmp_path,
+        keys(name, per_judgement=True, where=where, both=both, group=False),
+        PanelReads(limit),
+    )
+    got = [seen(run(case, limit)) for case in made]
+    assert len(passes) == 1, passes  # the answers and the reviews of the three pairs
+    reviews = [one["review"] for one in got]
+    assert [len(review["rows"]) + review["more"] for review in reviews] == [1, 1, 2]
+    assert (
+        reviews[2]["rows"][:1]
+        == [
+            {
+                "id": "c1",
+                "a": True,
+                "b": False,
+                "side": "aOnly",
+                "where": ":3" if suffix == ".csv" else ":2",  # g1's, the first of the pair's
+                "fields": {"keep": "y", "desk": "u"},
+            }
+        ][:limit]
+    )
+    passes.clear()
+    assert got == [seen(run(own_rows(case), limit)) for case in made]
+
+
 def test_what_a_panel_keeps_to_review_is_its_pairs_first_rows_never_the_file(
     tmp_path: Path,
 ) -> None:
@@ -396,7 +486,7 @@ def test_what_a_panel_keeps_to_review_is_its_pairs_first_rows_never_the_file(
     gc.collect()
     (columns,) = [one for one in gc.get_objects() if type(one) is PanelColumns]
     assert columns.review is not None
-    kept = {id(row) for rows in columns.review.values() for row, _ in rows}
+    kept = {id(row) for rows in columns.review.values() for ((row, _),) in rows}
     assert len(kept) == 2  # g1's first two disagreements, for both of its pairs; g0-g2 none
     assert [len(rows) for rows in columns.review.values()] == [2, 0, 2]
     reviews = [run(case, 2).review for case in made[1:]]

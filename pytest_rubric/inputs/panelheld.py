@@ -25,6 +25,11 @@ from pytest_rubric.core.jsonvalues import JSON
 FALSE, TRUE, ODD, UNJUDGED = 0, 1, 2, 3
 
 
+#: What a pair keeps of a row to review: the export row and its place; with one row per
+#: judgement, the pair's two judgements of the case, each with its place, in the order read.
+Kept = tuple[tuple[dict[str, JSON], int], ...]
+
+
 @dataclass(slots=True, eq=False)
 class PanelColumns:
     """One pass over a panel's export, as its pairs read it: ``stamp`` (the file's path,
@@ -48,18 +53,19 @@ class PanelColumns:
     ignored: list[tuple[str, int, int]] = field(default_factory=list)
     firsts: list[array[int]] | None = None
     #: With a review limit, the rows some pair reviews, each with its place, and each
-    #: pair's (by index) in row order (:mod:`~pytest_rubric.inputs.panelreview`).
-    review: dict[tuple[int, int], list[tuple[dict[str, JSON], int]]] | None = None
+    #: pair's (by index) in row order (:mod:`~pytest_rubric.inputs.panelpick`).
+    review: dict[tuple[int, int], list[Kept]] | None = None
 
 
 class HeldReview(NamedTuple):
     """One pair's rows to review, from its panel's pass: ``stamp`` (the file as read);
-    its first ``limit`` disagreeing export rows (or all, if fewer), each with its place;
-    how many rows of the pair disagree in all (``differing``)."""
+    its first ``limit`` disagreeing export rows (or all, if fewer), each with its place
+    (with one row per judgement, the pair's two judgements of the case, each with its
+    place); how many rows of the pair disagree in all (``differing``)."""
 
     stamp: tuple[str, int, int]
     limit: int
-    rows: list[tuple[dict[str, JSON], int]]
+    rows: list[Kept]
     differing: int
 
 

@@ -33,7 +33,7 @@ from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, label_coder
 from pytest_rubric.inputs.paneljudged import judged_columns
 from pytest_rubric.inputs.panelpairs import pair_blocks
-from pytest_rubric.inputs.panelreview import ReviewPick, pair_review
+from pytest_rubric.inputs.panelpick import ReviewPick, pair_review
 
 
 def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None] | None:
@@ -70,10 +70,10 @@ def _read(
     hold, columns no pair takes (each reads its own rows, which say how)."""
     assert ledger.panel is not None
     try:
+        pick = None if limit is None else ReviewPick(ledger.panel.pairs(), limit)
         if ledger.per_judgement:
-            columns = judged_columns(file, ledger, stamp)
+            columns = judged_columns(file, ledger, stamp, pick)
         else:
-            pick = None if limit is None else ReviewPick(ledger.panel.pairs(), limit)
             columns = _per_case(file, ledger, stamp, pick)
     except Exception:
         columns = None
@@ -121,7 +121,8 @@ def _per_case(
         if get_group is not None:
             groups.append(get_group(row))
         if pick is not None and pick.open:
-            pick.see(bytes(column[-1] for column in labels), row, cursor.line)
+            for pair in pick.wanting(bytes(column[-1] for column in labels)):
+                pick.keep(pair, ((row, cursor.line),))
     return PanelColumns(
         stamp,
         ids,
