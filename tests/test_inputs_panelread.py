@@ -615,6 +615,57 @@ def test_a_per_judgement_panel_records_the_same_serially_and_on_two_workers(
     assert [one["outcome"] for one in serial.values()] == ["matched"] * 3
 
 
+#: Each pass over a ``.jsonl`` file's rows in the run, counted (a conftest's own).
+PASSES_AT_THE_END = """
+from pytest_rubric.inputs.formats.jsonl import Jsonl
+
+passes = []
+rows = Jsonl.rows
+
+
+def counted(self, *args):
+    passes.append(1)
+    return rows(self, *args)
+
+
+Jsonl.rows = counted
+
+
+def pytest_sessionfinish(session):
+    print(f"passes over the export: {len(passes)}")
+"""
+
+
+@pytest.mark.parametrize("per_judgement", [False, True], ids=["per-case", "per-judgement"])
+def test_a_run_with_a_report_reads_a_panels_export_once(
+    pytester: pytest.Pytester, per_judgement: bool
+) -> None:
+    if per_judgement:
+        judgement_file(pytester.path, ".jsonl", where=True)
+        pytester.makefile(".rubric.yaml", panel=PER_JUDGEMENT_PANEL)
+    else:
+        rows = [
+            ("c1", "PASS", "FAIL", "FAIL"),
+            ("c2", "FAIL", "PASS", "PASS"),
+            ("c3", "PASS", "PASS", "FAIL"),
+        ]
+        records = [
+            {"id": c, "g0": x, "g1": y, "g2": z, "keep": "y", "desk": "u"} for c, x, y, z in rows
+        ]
+        (pytester.path / "e.jsonl").write_text(written(records, ".jsonl", []), encoding="utf-8")
+        block = keys("e.jsonl", per_judgement=False, where=True, both=True, group=False)
+        body = block.replace("expected: {}", "expected_subset: {total: 3}")
+        pytester.makefile(".rubric.yaml", panel=f"evaluator: agreement\ncases:\n  - id: x\n{body}")
+    pytester.makeconftest(PASSES_AT_THE_END)
+    run = pytester.runpytest_subprocess(
+        "-p", "no:randomly", "-n", "0", "-s", "--rubric-report=r.json", "--rubric-review-rows=1"
+    )
+    run.assert_outcomes(passed=3)
+    run.stdout.fnmatch_lines(["*passes over the export: 1"])
+    report = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))
+    assert [len(one["review"]["rows"]) for one in report["cases"]] == [1, 1, 1]
+
+
 @pytest.mark.parametrize("apart", [False, True], ids=["together", "apart"])
 def test_a_panel_of_more_rows_than_a_block_answers_as_its_rows(
     tmp_path: Path, passes: list[str], apart: bool

@@ -14,8 +14,9 @@ wrong and where, so every answer is the two-grader answer exactly.
 The columns are held by the panel case's own holder
 (:class:`~pytest_rubric.inputs.panelheld.PanelRead`, made with its pairs), read again
 only when the file changed since (its path, time and size), and let go once every pair
-has taken its part. A panel of files (a join) is not read here. This module does not
-import pytest.
+has taken its part. In a run that keeps rows to review, the same pass keeps each pair's
+first disagreements for its review (:mod:`~pytest_rubric.inputs.panelpick`). A panel of
+files (a join) is not read here. This module does not import pytest.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | N
 def _read(
     file: InputFile, ledger: Ledger, stamp: tuple[str, int, int], limit: int | None
 ) -> PanelColumns:
-    """The export's columns (with each pair's first ``limit`` rows to review, one row
-    per case); where reading them fails in any way, or a row is not what the columns can
+    """The export's columns (and, with a ``limit``, each pair's first that many rows to
+    review); where reading them fails in any way, or a row is not what the columns can
     hold, columns no pair takes (each reads its own rows, which say how)."""
     assert ledger.panel is not None
     try:

@@ -279,7 +279,8 @@ class _Asking:
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     """The first ``limit`` rows ``review`` picks, each a plain copy of the mapping it
     yielded, and the count of the rest. A second pass over the rows, taken only when a
-    report asks for them; a ledger file is streamed again, never held whole."""
+    report asks for them; a ledger file is streamed again, never held whole (a panel's
+    pair reviews the rows its panel's one pass kept for it, where it kept them)."""
     review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
     assert review is not None
     held = ask.held_review(limit) if only_disagreements(review) else None
