@@ -206,6 +206,7 @@ def test_per_case_pairs_answer_and_review_as_their_own_rows(
     suffix=st.sampled_from([".jsonl", ".csv"]),
     where=st.booleans(),
     both=st.booleans(),
+    group=st.booleans(),
     limits=st.tuples(LIMIT, LIMIT),
 )
 def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
@@ -214,6 +215,7 @@ def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
     suffix: str,
     where: bool,
     both: bool,
+    group: bool,
     limits: tuple[int | None, int | None],
 ) -> None:
     """Rows every pair's ledger takes (text IDs, plain labels, blank ones left out under
@@ -227,7 +229,7 @@ def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
     (tmp_path / name).write_text(written(records, suffix, fields), encoding="utf-8")
     reads = PanelReads(limits[0])
     made = load(
-        tmp_path, keys(name, per_judgement=False, where=where, both=both, group=False), reads
+        tmp_path, keys(name, per_judgement=False, where=where, both=both, group=group), reads
     )
     for case in made:
         assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
@@ -258,6 +260,7 @@ def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
     suffix=st.sampled_from([".jsonl", ".csv"]),
     where=st.booleans(),
     both=st.booleans(),
+    group=st.booleans(),
     limits=st.tuples(LIMIT, LIMIT),
 )
 def test_per_judgement_pairs_of_valid_judgements_review_as_their_own_rows(
@@ -267,15 +270,18 @@ def test_per_judgement_pairs_of_valid_judgements_review_as_their_own_rows(
     suffix: str,
     where: bool,
     both: bool,
+    group: bool,
     limits: tuple[int | None, int | None],
 ) -> None:
     """Each grader judges a case once at most, each case's judgements together (or, with
     ``apart``, the last case's first judgement first): the reviews kept by the panel's
     one pass are its own read's."""
-    records = [
+    records = [  # grouped, every judgement of a case at its first's desk
         {"id": f"c{number}", "who": who, "verdict": verdict, "keep": keep, "desk": desk}
         for number, judgements in enumerate(cases)
-        for who, verdict, keep, desk in judgements
+        for who, verdict, keep, desk in (
+            [(*one[:3], judgements[0][3]) for one in judgements] if group else judgements
+        )
     ]
     if apart:
         records.insert(0, records.pop())
@@ -284,7 +290,7 @@ def test_per_judgement_pairs_of_valid_judgements_review_as_their_own_rows(
     (tmp_path / name).write_text(text, encoding="utf-8")
     reads = PanelReads(limits[0])
     made = load(
-        tmp_path, keys(name, per_judgement=True, where=where, both=both, group=False), reads
+        tmp_path, keys(name, per_judgement=True, where=where, both=both, group=group), reads
     )
     for case in made:
         assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
@@ -406,14 +412,15 @@ PER_CASE = [
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
 @pytest.mark.parametrize("limit", [0, 1, 3])
+@pytest.mark.parametrize("group", [False, True], ids=["", "group_by"])
 def test_a_per_case_panel_reviewed_reads_its_export_once_for_every_pair(
-    tmp_path: Path, passes: list[str], suffix: str, limit: int
+    tmp_path: Path, passes: list[str], suffix: str, limit: int, group: bool
 ) -> None:
     fields = ["id", *GRADERS, "keep", "desk"]
     (tmp_path / f"e{suffix}").write_text(written(PER_CASE, suffix, fields), encoding="utf-8")
     made = load(
         tmp_path,
-        keys(f"e{suffix}", per_judgement=False, where=True, both=True, group=False),
+        keys(f"e{suffix}", per_judgement=False, where=True, both=True, group=group),
         PanelReads(limit),
     )
     got = [seen(run(case, limit)) for case in made]
@@ -429,8 +436,9 @@ def test_a_per_case_panel_reviewed_reads_its_export_once_for_every_pair(
                 "b": False,
                 "side": "aOnly",
                 "where": ":2" if suffix == ".csv" else ":1",  # after the header
-                "fields": {"g2": "FAIL", "keep": "y", "desk": "u"},
+                "fields": {"g2": "FAIL", "keep": "y"} | ({} if group else {"desk": "u"}),
             }
+            | ({"group": "u"} if group else {})
         ][:limit]
     )
     passes.clear()

@@ -13,7 +13,7 @@ This module does not import pytest.
 
 from __future__ import annotations
 
-from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.core.jsonvalues import JSON, plain
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.inputs.panelheld import FALSE, TRUE, HeldReview, Kept, PanelColumns
 from pytest_rubric.inputs.panelpairs import differing_count, pair_codes
@@ -99,9 +99,19 @@ def pair_review(
     """The pair ``(x, y)``'s rows to review (``ledger``, its two-grader ledger; ``limit``
     kept a pair) from the panel's pass, where they are exactly its own read's."""
     picked = columns.review
-    if picked is None or columns.firsts is not None or ledger.group_by is not None:
+    if picked is None or columns.firsts is not None or not _labelled(columns, ledger):
         return None
     codes = pair_codes(columns, x, y, ledger)
     if codes is None:
         return None
     return HeldReview(columns.stamp, limit, picked[x, y], differing_count(codes))
+
+
+def _labelled(columns: PanelColumns, ledger: Ledger) -> bool:
+    """Whether each row's group (``group_by``) is labelled by its text alone, as the
+    pair's own pass labels it: every case's group is text a report holds as it is (no
+    two groups then share a label); without ``group_by``, there is none to label."""
+    if ledger.group_by is None:
+        return True
+    groups = columns.groups
+    return groups is not None and all(plain(value) == value for value in set(groups))

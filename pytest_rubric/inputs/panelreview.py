@@ -7,9 +7,9 @@ own read maps them (:func:`~pytest_rubric.inputs.ledgermaps.mapped_rows`; with o
 per judgement, its two judgements of each case paired by
 :func:`~pytest_rubric.inputs.pairing.paired_judgements`), at the places its own read
 names; its count of the rest is its disagreements less those kept. Where the pair's rows
-are not all plain labels, with ``group_by`` (a row's group is named as its own pass
-names it), one row per judgement whose cases come apart, or the file changed since,
-nothing is held and the pair reads its own rows again. This module does not import
+are not all plain labels, with ``group_by`` where a group is not text labelled as it is,
+one row per judgement whose cases come apart, or the file changed since, nothing is held
+and the pair reads its own rows again. This module does not import
 pytest.
 """
 
@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterator
 
 from pytest_rubric.core.jsonvalues import JSON
+from pytest_rubric.descriptions.keypaths import getter
 from pytest_rubric.descriptions.ledger import Ledger
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.findings import Findings
@@ -28,10 +29,13 @@ from pytest_rubric.inputs.pairing import PairingPlaces, paired_judgements
 from pytest_rubric.inputs.panelheld import Kept
 
 
-def held_review(file: InputFile, limit: int) -> tuple[list[JSON], list[str], int] | None:
+def held_review(
+    file: InputFile, limit: int
+) -> tuple[list[JSON], list[str], list[str] | None, int] | None:
     """The rows to review of the pair ``file`` reads, its first ``limit`` as its ledger
-    rows, each one's place (after the file's name), and the count of the rest; ``None``
-    where its panel's pass did not keep them for ``limit`` (it reads its own rows)."""
+    rows, each one's place (after the file's name) and group's label (with
+    ``group_by``), and the count of the rest; ``None`` where its panel's pass did not
+    keep them for ``limit`` (it reads its own rows)."""
     holder, pair_of, ledger = file.panel_read, file.pair_of, file.ledger
     if holder is None or pair_of is None or ledger is None:
         return None
@@ -51,7 +55,11 @@ def held_review(file: InputFile, limit: int) -> tuple[list[JSON], list[str], int
         rows = list(mapped_rows((row for ((row, _),) in kept), ledger, Findings(), str))
         lines = [line for ((_, line),) in kept]
     places = [file.reader.place(file, line) for line in lines]
-    return rows, places, held.differing - len(kept)  # type: ignore[return-value]
+    groups = None
+    if ledger.group_by is not None:  # text, each its own label: its first judgement's
+        group = getter(ledger.group_by)
+        groups = [group(case[0][0]) for case in kept]
+    return rows, places, groups, held.differing - len(kept)  # type: ignore[return-value]
 
 
 def _paired(kept: list[Kept], ledger: Ledger) -> tuple[list[object], list[int]]:

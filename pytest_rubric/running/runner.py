@@ -233,10 +233,10 @@ class _Asking:
             return None
         return self.call.evidence(self.call("explain", explain, data))
 
-    def held_review(self, limit: int) -> tuple[list[JSON], list[str], int] | None:
+    def held_review(self, limit: int) -> tuple[list[JSON], list[str], list[str] | None, int] | None:
         """A panel's pair's first ``limit`` disagreements as its panel's one pass kept
-        them: ledger rows, their places, the count of the rest; ``None`` where it did not
-        keep them (:func:`~pytest_rubric.inputs.panelreview.held_review`)."""
+        them: ledger rows, their places and groups, the count of the rest; ``None`` where
+        it did not keep them (:func:`~pytest_rubric.inputs.panelreview.held_review`)."""
         source = self.case.input_file
         if source is None or source.panel_read is None:
             return None
@@ -289,7 +289,10 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
         if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
             group_of = None
     else:  # a panel's pair: its rows kept by the panel's one pass, and the rest counted
-        ledger, line_of, group_of = {"rows": held[0]}, held[1].__getitem__, None
+        ledger, line_of = {"rows": held[0]}, held[1].__getitem__
+        labels, notes = held[2], ask.notes
+        shown = labels is not None and notes is not None and notes.groups is not None
+        group_of = labels.__getitem__ if labels is not None and shown else None
 
     # The row a review row is about: the one the review asked ``where`` of for it (the
     # last, if several); a review row that names none has no group.
@@ -300,7 +303,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
         return f"{at}{line_of(index)}"
 
     rows: list[JSON] = []
-    more = 0 if held is None else held[2]
+    more = 0 if held is None else held[3]
 
     def pick() -> None:
         nonlocal more
