@@ -3,7 +3,7 @@ pairs each a pytest item, the export read once; against one two-grader ledger of
 file, in the same run. And a join panel: five graders' files of 1,000,000 cases each, each
 read once for the ten pairs, against one two-grader join of two of the same files.
 
-    python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3]
+    python benchmarks/bench_panel.py [--rows 1000000] [--repeats 3] [--report]
         [--only csv jsonl judgements judgements-where join-csv join-jsonl]
 
 ``csv`` and ``jsonl`` are one export with a column (a key) per grader, ``id,g1,...,g5``;
@@ -18,7 +18,9 @@ layout is five files ``g1.csv`` ... ``g5.csv`` (``id,verdict``, or ``.jsonl``), 
 baseline ``ledger: {a: {input_file: g1.csv, ...}, b: {input_file: g2.csv, ...}}``, the
 panel ``ledger: {panel: [{input_file: g1.csv, ...}, ...]}``. Each
 measurement is a whole ``pytest`` run in a fresh process (``-p no:cacheprovider -n 0``),
-the two alternating, with its wall time, CPU time and peak RSS (GNU time's). It
+the two alternating, with its wall time, CPU time and peak RSS (GNU time's); with
+``--report`` both write ``--rubric-report`` (each pair, and the ledger, then keeps its
+rows to review: the first 1,000 disagreements, the rest counted). It
 prints, per layout, the median of each side and the panel's ratio over the ledger
 (goal: at most 1.5x in time and in memory).
 """
@@ -165,12 +167,24 @@ def project(folder: Path, layout: str, rows: int, panel: bool) -> tuple[Path, in
     return place, 10 if panel else 1
 
 
-def run(place: Path, items: int) -> tuple[float, float, int]:
-    """Wall and CPU seconds of one pytest run in ``place``, and its peak RSS (KiB), as
-    GNU time measures the process."""
+def run(place: Path, items: int, report: bool) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one pytest run in ``place`` (writing a report where
+    ``report`` says so), and its peak RSS (KiB), as GNU time measures the process."""
     start = time.perf_counter()
+    reporting = ["--rubric-report=report.json"] if report else []
     done = subprocess.run(
-        [*TIMED, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"],
+        [
+            *TIMED,
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "0",
+            *reporting,
+        ],
         cwd=place,
         capture_output=True,
         text=True,
@@ -190,10 +204,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     layouts = ["csv", "jsonl", "judgements", "judgements-where", "join-csv", "join-jsonl"]
     parser.add_argument("--only", nargs="+", choices=layouts, default=layouts)
+    parser.add_argument(
+        "--report", action="store_true", help="both sides write --rubric-report (rows reviewed)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        print(f"{args.rows:,} cases, 5 graders (10 pairs), {args.repeats} alternating pairs")
+        report = args.report
+        print(
+            f"{args.rows:,} cases, 5 graders (10 pairs), {args.repeats} alternating pairs"
+            + (", each writing --rubric-report" if report else "")
+        )
         for layout in args.only:
             if layout.startswith("join-"):
                 suffix = "." + layout.rpartition("-")[2]
@@ -202,10 +223,10 @@ def main() -> None:
             else:
                 ledger = project(folder, layout, args.rows, panel=False)
                 panel = project(folder, layout, args.rows, panel=True)
-            run(*ledger)  # warm the page cache with the file
+            run(*ledger, report)  # warm the page cache with the file
             runs: list[tuple[tuple[float, float, int], tuple[float, float, int]]] = []
             for _ in range(args.repeats):
-                runs.append((run(*ledger), run(*panel)))
+                runs.append((run(*ledger, report), run(*panel, report)))
             for index, (measure, unit) in enumerate(
                 (("wall", "s"), ("CPU", "s"), ("peak RSS", "MiB"))
             ):

@@ -43,8 +43,8 @@ def load(folder: Path, keys: str, reads: PanelReads | None = None) -> list[Case]
     return list(panel_cases(case, "c.rubric.yaml", files, reads))
 
 
-def run(case: Case) -> CaseOutcome:
-    return run_case(case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=1000)
+def run(case: Case, limit: int | None = 1000) -> CaseOutcome:
+    return run_case(case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=limit)
 
 
 def seen(outcome: CaseOutcome) -> dict[str, Any]:
@@ -95,6 +95,8 @@ def written(records: list[dict[str, Any]], suffix: str, fields: list[str]) -> st
 
 CASE_ID = st.sampled_from(["c1", "c2", "c3", "c4", 5, "5", " "])
 LABEL = st.sampled_from(["PASS", "PASS", "FAIL", "FAIL", None, "maybe"])
+#: A review limit: none (no review), small, or more than any test's rows.
+LIMIT = st.sampled_from([0, 1, 3, None, 1000])
 JUDGEMENT = st.tuples(
     CASE_ID, st.sampled_from([*GRADERS, "zz"]), LABEL, st.sampled_from("yyn"), st.sampled_from("uv")
 )
@@ -111,6 +113,7 @@ JUDGEMENT = st.tuples(
     where=st.booleans(),
     both=st.booleans(),
     group=st.booleans(),
+    limits=st.tuples(LIMIT, LIMIT),
 )
 def test_per_judgement_pairs_answer_as_their_own_rows_in_any_order(
     tmp_path: Path,
@@ -119,6 +122,7 @@ def test_per_judgement_pairs_answer_as_their_own_rows_in_any_order(
     where: bool,
     both: bool,
     group: bool,
+    limits: tuple[int | None, int | None],
 ) -> None:
     records = []
     for case_id, who, label, keep, desk in judgements:
@@ -130,9 +134,12 @@ def test_per_judgement_pairs_answer_as_their_own_rows_in_any_order(
     name = f"e{suffix}"
     fields = ["id", "who", "verdict", "keep", "desk"]
     (tmp_path / name).write_text(written(records, suffix, fields), encoding="utf-8")
-    made = load(tmp_path, keys(name, per_judgement=True, where=where, both=both, group=group))
+    reads = PanelReads(limits[0])  # the limit the pass keeps rows for; a run asks for its own
+    made = load(
+        tmp_path, keys(name, per_judgement=True, where=where, both=both, group=group), reads
+    )
     for case in made:
-        assert seen(run(case)) == seen(run(own_rows(case))), case.name
+        assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
 
 
 @settings(
@@ -152,14 +159,16 @@ def test_per_judgement_pairs_answer_as_their_own_rows_in_any_order(
     where=st.booleans(),
     both=st.booleans(),
     group=st.booleans(),
+    limits=st.tuples(LIMIT, LIMIT),
 )
-def test_per_case_pairs_answer_as_their_own_rows(
+def test_per_case_pairs_answer_and_review_as_their_own_rows(
     tmp_path: Path,
     rows: list[tuple[Any, tuple[Any, ...], str, str]],
     suffix: str,
     where: bool,
     both: bool,
     group: bool,
+    limits: tuple[int | None, int | None],
 ) -> None:
     records = []
     for case_id, labels, keep, desk in rows:
@@ -171,9 +180,120 @@ def test_per_case_pairs_answer_as_their_own_rows(
     name = f"e{suffix}"
     fields = ["id", *GRADERS, "keep", "desk"]
     (tmp_path / name).write_text(written(records, suffix, fields), encoding="utf-8")
-    made = load(tmp_path, keys(name, per_judgement=False, where=where, both=both, group=group))
+    reads = PanelReads(limits[0])  # the limit the pass keeps rows for; a run asks for its own
+    made = load(
+        tmp_path, keys(name, per_judgement=False, where=where, both=both, group=group), reads
+    )
     for case in made:
-        assert seen(run(case)) == seen(run(own_rows(case))), case.name
+        assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.tuples(*[st.sampled_from(["PASS", "FAIL", "PASS", "FAIL", ""])] * 3),
+            st.sampled_from("yyyn"),
+            st.sampled_from(["u", "v", "a note"]),
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+    suffix=st.sampled_from([".jsonl", ".csv"]),
+    where=st.booleans(),
+    both=st.booleans(),
+    group=st.booleans(),
+    limits=st.tuples(LIMIT, LIMIT),
+)
+def test_per_case_pairs_of_valid_rows_review_as_their_own_rows(
+    tmp_path: Path,
+    rows: list[tuple[tuple[str, ...], str, str]],
+    suffix: str,
+    where: bool,
+    both: bool,
+    group: bool,
+    limits: tuple[int | None, int | None],
+) -> None:
+    """Rows every pair's ledger takes (text IDs, plain labels, blank ones left out under
+    ``overlap``): the reviews kept by the panel's one pass are its own read's."""
+    records = []
+    for number, (labels, keep, desk) in enumerate(rows):
+        record: dict[str, Any] = {"id": f"c{number}", **dict(zip(GRADERS, labels, strict=True))}
+        records.append(record | {"keep": keep, "desk": desk})
+    name = f"e{suffix}"
+    fields = ["id", *GRADERS, "keep", "desk"]
+    (tmp_path / name).write_text(written(records, suffix, fields), encoding="utf-8")
+    reads = PanelReads(limits[0])
+    made = load(
+        tmp_path, keys(name, per_judgement=False, where=where, both=both, group=group), reads
+    )
+    for case in made:
+        assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    cases=st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from([*GRADERS, "zz"]),
+                st.sampled_from(["PASS", "FAIL"]),
+                st.sampled_from("yyyn"),
+                st.sampled_from(["u", "v", "a note"]),
+            ),
+            min_size=1,
+            max_size=5,
+            unique_by=lambda judgement: judgement[0],
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    apart=st.booleans(),
+    suffix=st.sampled_from([".jsonl", ".csv"]),
+    where=st.booleans(),
+    both=st.booleans(),
+    group=st.booleans(),
+    limits=st.tuples(LIMIT, LIMIT),
+)
+def test_per_judgement_pairs_of_valid_judgements_review_as_their_own_rows(
+    tmp_path: Path,
+    cases: list[list[tuple[str, str, str, str]]],
+    apart: bool,
+    suffix: str,
+    where: bool,
+    both: bool,
+    group: bool,
+    limits: tuple[int | None, int | None],
+) -> None:
+    """Each grader judges a case once at most, each case's judgements together (or, with
+    ``apart``, the last case's first judgement first): the reviews kept by the panel's
+    one pass are its own read's."""
+    records = [  # grouped, every judgement of a case at its first's desk
+        {"id": f"c{number}", "who": who, "verdict": verdict, "keep": keep, "desk": desk}
+        for number, judgements in enumerate(cases)
+        for who, verdict, keep, desk in (
+            [(*one[:3], judgements[0][3]) for one in judgements] if group else judgements
+        )
+    ]
+    if apart:
+        records.insert(0, records.pop())
+    name = f"e{suffix}"
+    text = written(records, suffix, ["id", "who", "verdict", "keep", "desk"])
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    reads = PanelReads(limits[0])
+    made = load(
+        tmp_path, keys(name, per_judgement=True, where=where, both=both, group=group), reads
+    )
+    for case in made:
+        assert seen(run(case, limits[1])) == seen(run(own_rows(case), limits[1])), case.name
 
 
 # -- read once ------------------------------------------------------------------------------
@@ -280,6 +400,105 @@ def test_a_per_case_panel_with_where_and_both_judged_reads_its_export_once(
     assert got == [
         seen(run_case(own_rows(c), AGREEMENT, path="c.rubric.yaml", source="")) for c in made
     ]
+
+
+PER_CASE = [
+    {"id": "c1", "g0": "PASS", "g1": "FAIL", "g2": "FAIL", "keep": "y", "desk": "u"},
+    {"id": "c2", "g0": "FAIL", "g1": "PASS", "g2": "", "keep": "y", "desk": "v"},
+    {"id": "c3", "g0": "PASS", "g1": "PASS", "g2": "FAIL", "keep": "n", "desk": "u"},
+    {"id": "c4", "g0": "PASS", "g1": "FAIL", "g2": "PASS", "keep": "y", "desk": "w"},
+]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+@pytest.mark.parametrize("limit", [0, 1, 3])
+@pytest.mark.parametrize("group", [False, True], ids=["", "group_by"])
+def test_a_per_case_panel_reviewed_reads_its_export_once_for_every_pair(
+    tmp_path: Path, passes: list[str], suffix: str, limit: int, group: bool
+) -> None:
+    fields = ["id", *GRADERS, "keep", "desk"]
+    (tmp_path / f"e{suffix}").write_text(written(PER_CASE, suffix, fields), encoding="utf-8")
+    made = load(
+        tmp_path,
+        keys(f"e{suffix}", per_judgement=False, where=True, both=True, group=group),
+        PanelReads(limit),
+    )
+    got = [seen(run(case, limit)) for case in made]
+    assert len(passes) == 1, passes  # the answers and the reviews of the three pairs
+    reviews = [one["review"] for one in got]
+    assert [len(review["rows"]) + review["more"] for review in reviews] == [3, 1, 1]
+    assert (
+        reviews[0]["rows"][:1]
+        == [
+            {
+                "id": "c1",
+                "a": True,
+                "b": False,
+                "side": "aOnly",
+                "where": ":2" if suffix == ".csv" else ":1",  # after the header
+                "fields": {"g2": "FAIL", "keep": "y"} | ({} if group else {"desk": "u"}),
+            }
+            | ({"group": "u"} if group else {})
+        ][:limit]
+    )
+    passes.clear()
+    assert got == [seen(run(own_rows(case), limit)) for case in made]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+@pytest.mark.parametrize("limit", [0, 1, 3])
+@pytest.mark.parametrize(("where", "both"), [(False, False), (True, True)])
+def test_a_per_judgement_panel_reviewed_reads_its_export_once_for_every_pair(
+    tmp_path: Path, passes: list[str], suffix: str, limit: int, where: bool, both: bool
+) -> None:
+    name = judgement_file(tmp_path, suffix, where=where)
+    made = load(
+        tmp_path,
+        keys(name, per_judgement=True, where=where, both=both, group=False),
+        PanelReads(limit),
+    )
+    got = [seen(run(case, limit)) for case in made]
+    assert len(passes) == 1, passes  # the answers and the reviews of the three pairs
+    reviews = [one["review"] for one in got]
+    assert [len(review["rows"]) + review["more"] for review in reviews] == [1, 1, 2]
+    assert (
+        reviews[2]["rows"][:1]
+        == [
+            {
+                "id": "c1",
+                "a": True,
+                "b": False,
+                "side": "aOnly",
+                "where": ":3" if suffix == ".csv" else ":2",  # g1's, the first of the pair's
+                "fields": {"keep": "y", "desk": "u"},
+            }
+        ][:limit]
+    )
+    passes.clear()
+    assert got == [seen(run(own_rows(case), limit)) for case in made]
+
+
+def test_what_a_panel_keeps_to_review_is_its_pairs_first_rows_never_the_file(
+    tmp_path: Path,
+) -> None:
+    records = [
+        {"id": f"c{n}", "g0": "PASS", "g1": "FAIL" if n % 3 else "PASS", "g2": "PASS"}
+        for n in range(5000)
+    ]
+    (tmp_path / "e.jsonl").write_text(written(records, ".jsonl", []), encoding="utf-8")
+    reads = PanelReads(2)
+    made = load(
+        tmp_path, keys("e.jsonl", per_judgement=False, where=False, both=False, group=False), reads
+    )
+    run(made[0], 2)
+    gc.collect()
+    (columns,) = [one for one in gc.get_objects() if type(one) is PanelColumns]
+    assert columns.review is not None
+    kept = {id(row) for rows in columns.review.values() for ((row, _),) in rows}
+    assert len(kept) == 2  # g1's first two disagreements, for both of its pairs; g0-g2 none
+    assert [len(rows) for rows in columns.review.values()] == [2, 0, 2]
+    reviews = [run(case, 2).review for case in made[1:]]
+    assert [review["more"] for review in reviews if review is not None] == [0, 3331]
 
 
 def test_a_pair_whose_rows_hold_something_wrong_reads_them_and_says_where(
@@ -402,6 +621,57 @@ def test_a_per_judgement_panel_records_the_same_serially_and_on_two_workers(
     serial, spread = serial_and_spread(pytester)
     assert serial == spread
     assert [one["outcome"] for one in serial.values()] == ["matched"] * 3
+
+
+#: Each pass over a ``.jsonl`` file's rows in the run, counted (a conftest's own).
+PASSES_AT_THE_END = """
+from pytest_rubric.inputs.formats.jsonl import Jsonl
+
+passes = []
+rows = Jsonl.rows
+
+
+def counted(self, *args):
+    passes.append(1)
+    return rows(self, *args)
+
+
+Jsonl.rows = counted
+
+
+def pytest_sessionfinish(session):
+    print(f"passes over the export: {len(passes)}")
+"""
+
+
+@pytest.mark.parametrize("per_judgement", [False, True], ids=["per-case", "per-judgement"])
+def test_a_run_with_a_report_reads_a_panels_export_once(
+    pytester: pytest.Pytester, per_judgement: bool
+) -> None:
+    if per_judgement:
+        judgement_file(pytester.path, ".jsonl", where=True)
+        pytester.makefile(".rubric.yaml", panel=PER_JUDGEMENT_PANEL)
+    else:
+        rows = [
+            ("c1", "PASS", "FAIL", "FAIL"),
+            ("c2", "FAIL", "PASS", "PASS"),
+            ("c3", "PASS", "PASS", "FAIL"),
+        ]
+        records = [
+            {"id": c, "g0": x, "g1": y, "g2": z, "keep": "y", "desk": "u"} for c, x, y, z in rows
+        ]
+        (pytester.path / "e.jsonl").write_text(written(records, ".jsonl", []), encoding="utf-8")
+        block = keys("e.jsonl", per_judgement=False, where=True, both=True, group=False)
+        body = block.replace("expected: {}", "expected_subset: {total: 3}")
+        pytester.makefile(".rubric.yaml", panel=f"evaluator: agreement\ncases:\n  - id: x\n{body}")
+    pytester.makeconftest(PASSES_AT_THE_END)
+    run = pytester.runpytest_subprocess(
+        "-p", "no:randomly", "-n", "0", "-s", "--rubric-report=r.json", "--rubric-review-rows=1"
+    )
+    run.assert_outcomes(passed=3)
+    run.stdout.fnmatch_lines(["*passes over the export: 1"])
+    report = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))
+    assert [len(one["review"]["rows"]) for one in report["cases"]] == [1, 1, 1]
 
 
 @pytest.mark.parametrize("apart", [False, True], ids=["together", "apart"])

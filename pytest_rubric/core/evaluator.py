@@ -77,10 +77,16 @@ class OnLedger:
       it takes the ledger (``{"rows": ...}``, rows possibly streamed from a file) and
       yields one JSON mapping per row, in ledger order. It is called only when the
       answer rests on a valid input.
+    - ``review_picks_disagreements``: declares that ``review`` yields one row for each
+      ledger row whose ``a`` and ``b`` are two different Booleans, in row order, each
+      from its row alone: handed only those rows, it yields the same. A panel's one pass
+      over its export then keeps each pair's first disagreements for it, instead of each
+      pair reading the export again for its review.
     """
 
     stream: Callable[[Iterable[JSON], Where], tuple[JSON, Evidence]] | None = None
     review: Callable[[Mapping[str, JSON], Where], Iterable[Mapping[str, JSON]]] | None = None
+    review_picks_disagreements: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,7 +177,7 @@ AGREEMENT = Evaluator(
     explain=explain_agreement,
     summary=Summary("agreement ledgers", ledger_line),
     answer_schema=AGREEMENT_ANSWERS,
-    ledger=OnLedger(stream=stream_agreement, review=review_rows),
+    ledger=OnLedger(stream=stream_agreement, review=review_rows, review_picks_disagreements=True),
 )
 
 

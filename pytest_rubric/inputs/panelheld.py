@@ -12,9 +12,12 @@ module imports nothing of the inputs room.
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
 
 from pytest_rubric.core.jsonvalues import JSON
 
@@ -25,6 +28,19 @@ FALSE, TRUE, ODD, UNJUDGED = 0, 1, 2, 3
 #: An export as read: its path, modification time, size, inode and change time (a file
 #: rewritten in place to the same size and time, ``os.utime``, still changes the last).
 Stamp = tuple[str, int, int, int, int]
+
+
+def stamp_of(path: Path) -> Stamp:
+    """What tells the file at ``path`` from the one read before (its path, time, size,
+    inode and change time: a rewrite in place that keeps its size and time is seen);
+    ``OSError`` when it is gone."""
+    status = os.stat(path)
+    return (str(path), status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
+
+
+#: What a pair keeps of a row to review: the export row and its place; with one row per
+#: judgement, the pair's two judgements of the case, each with its place, in the order read.
+Kept = tuple[tuple[dict[str, JSON], int], ...]
 
 
 @dataclass(slots=True, eq=False)
@@ -49,18 +65,35 @@ class PanelColumns:
     groups: list[str] | None = None
     ignored: list[tuple[str, int, int]] = field(default_factory=list)
     firsts: list[array[int]] | None = None
+    #: With a review limit, the rows some pair reviews, each with its place, and each
+    #: pair's (by index) in row order (:mod:`~pytest_rubric.inputs.panelpick`).
+    review: dict[tuple[int, int], list[Kept]] | None = None
+
+
+class HeldReview(NamedTuple):
+    """One pair's rows to review, from its panel's pass: ``stamp`` (the file as read);
+    its first ``limit`` disagreeing export rows (or all, if fewer), each with its place
+    (with one row per judgement, the pair's two judgements of the case, each with its
+    place); how many rows of the pair disagree in all (``differing``)."""
+
+    stamp: Stamp
+    limit: int
+    rows: list[Kept]
+    differing: int
 
 
 class PanelRead:
     """One panel case's export, read once for its ``pairs`` (by index), held for them by
     the run's ``reads``; each pair takes its part once (:meth:`take`)."""
 
-    __slots__ = ("_columns", "_reads", "_waiting", "reads_taken")
+    __slots__ = ("_columns", "_reads", "_reviews", "_waiting", "reads_taken")
 
     def __init__(self, pairs: list[tuple[int, int]], reads: PanelReads) -> None:
         self._waiting = set(pairs)
         self._reads = reads
         self._columns: PanelColumns | None = None
+        #: Each pair's rows to review, kept from its tally until its review takes them.
+        self._reviews: dict[tuple[int, int], HeldReview] = {}
         #: How many times the export was read for the panel (once, unless let go early).
         self.reads_taken = 0
 
@@ -75,24 +108,40 @@ class PanelRead:
         self._reads.holding(self)
         self._columns = columns if self._waiting else None
 
-    def take(self, pair: tuple[int, int]) -> None:
-        """``pair`` has taken its part: the columns go once no pair waits for them."""
+    @property
+    def review_limit(self) -> int | None:
+        """How many rows to review the run keeps for each pair (``None``: no review)."""
+        return self._reads.review_limit
+
+    def take(self, pair: tuple[int, int], review: HeldReview | None = None) -> None:
+        """``pair`` has taken its part (and ``review``, its rows to review, kept for it):
+        the columns go once no pair waits for them."""
         self._waiting.discard(pair)
+        if review is not None:
+            self._reviews[pair] = review
         if not self._waiting:
             self._columns = None
 
+    def review(self, pair: tuple[int, int]) -> HeldReview | None:
+        """``pair``'s rows to review, handed over once (``None`` where none are kept)."""
+        return self._reviews.pop(pair, None)
+
     def release(self) -> None:
-        """Let the columns go (another panel's are read)."""
+        """Let the columns and the rows to review go (another panel's are read)."""
         self._columns = None
+        self._reviews.clear()
 
 
 class PanelReads:
-    """The run's panels read once: at most one holds its columns at a time."""
+    """The run's panels read once: at most one holds its columns at a time. With a
+    ``review_limit`` (the run keeps rows to review), the one pass keeps each pair's first
+    that many rows to review too."""
 
-    __slots__ = ("_holder",)
+    __slots__ = ("_holder", "review_limit")
 
-    def __init__(self) -> None:
+    def __init__(self, review_limit: int | None = None) -> None:
         self._holder: PanelRead | None = None
+        self.review_limit = review_limit
 
     def panel(self, pairs: list[tuple[int, int]]) -> PanelRead:
         """A holder for one panel case's pairs."""

@@ -24,6 +24,7 @@ from pytest_rubric.inputs.findings import NO_GRADER, grader_shown
 from pytest_rubric.inputs.formats.base import InputFile
 from pytest_rubric.inputs.judgements import judgements_of
 from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, Stamp, label_coder
+from pytest_rubric.inputs.panelpick import CasePick, ReviewPick
 
 #: Cases the columns grow by at a time.
 _GROWTH = 1 << 16
@@ -94,20 +95,25 @@ class _Cases:
             del places[count:]
 
 
-def judged_columns(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | None:
-    """The panel's export as its pairs read it (``ledger``, the panel's block), or
-    ``None`` where a judgement is not a mapping (every pair reads its own rows)."""
+def judged_columns(
+    file: InputFile, ledger: Ledger, stamp: Stamp, pick: ReviewPick | None
+) -> PanelColumns | None:
+    """The panel's export as its pairs read it (``ledger``, the panel's block), with the
+    judgements ``pick`` keeps to review, or ``None`` where a judgement is not a mapping
+    (every pair reads its own rows)."""
     panel = ledger.panel
     assert panel is not None
     assert ledger.grader is not None
     assert ledger.label is not None
     graders = len(panel.judges)
     conditions = Conditions(ledger.selection.where)
-    rows = file.reader.rows(file, "", Cursor())
+    cursor = Cursor()
+    rows = file.reader.rows(file, "", cursor)
     judgements = judgements_of(rows, ledger.grader, ledger.label, conditions, _nowhere)
     cases = _Cases(graders, ledger.group_by is not None)
     sound = [True] * graders
-    counted = _paired(judgements, ledger, cases, sound)
+    taking = None if pick is None else CasePick(pick, cases.labels)
+    counted = _paired(judgements, ledger, cases, sound, taking, cursor)
     if counted is None:
         return None
     ignored, together = counted
@@ -123,14 +129,21 @@ def judged_columns(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumn
         groups=None if groups is None or not all(type(v) is str for v in groups) else groups,  # type: ignore[arg-type]
         ignored=ignored,
         firsts=None if together else cases.firsts,
+        review=None if pick is None else pick.kept,
     )
 
 
 def _paired(
-    judgements: Iterator[object], ledger: Ledger, cases: _Cases, sound: list[bool]
+    judgements: Iterator[object],
+    ledger: Ledger,
+    cases: _Cases,
+    sound: list[bool],
+    taking: CasePick | None,
+    cursor: Cursor,
 ) -> tuple[list[tuple[str, int, int]], bool] | None:
-    """Each judgement put in its case's column for its grader; the judgements of each
-    grader as shown, and whether each case's judgements came together."""
+    """Each judgement put in its case's column for its grader (and to ``taking``, with
+    its place, the pass's ``cursor``'s, while it picks rows to review); the judgements of
+    each grader as shown, and whether each case's judgements came together."""
     assert ledger.panel is not None
     assert ledger.grader is not None
     assert ledger.label is not None
@@ -174,6 +187,10 @@ def _paired(
         column[case] = code(get_label(judgement))
         if cases.firsts is not None:
             cases.firsts[at][case] = cases.offset + place
+        if taking is not None and taking.pick.open:
+            taking.add(case, at, judgement, cursor.position)
+    if taking is not None:
+        taking.close()
     shown = [(_named(key), at, count) for key, (at, count) in counts.items()]
     return shown, cases.index is None
 

@@ -47,16 +47,9 @@ def pair_blocks(
     label blocks, ``findings`` taking what its rows' pass would find; ``None`` where the
     block cannot say what the rows hold."""
     ids = columns.ids
-    if not (ids and columns.sound[x] and columns.sound[y]):
+    codes = pair_codes(columns, x, y, ledger)
+    if codes is None:
         yield None
-        return
-    both = int.from_bytes(columns.labels[x], "big") * 4 + int.from_bytes(columns.labels[y], "big")
-    codes = both.to_bytes(len(ids), "big")  # no carry: each byte is at most 15
-    allowed = _ROWS + _NEITHER
-    if ledger.both_judged is not None:
-        allowed += _A_ALONE + _B_ALONE
-    if codes.translate(None, allowed) or not codes.translate(None, _A_ALONE + _B_ALONE + _NEITHER):
-        yield None  # a label not plain, a case one of them judged alone, or no row at all
         return
     groups = findings.groups
     if groups is not None and (columns.groups is None or columns.firsts is not None):
@@ -75,6 +68,27 @@ def pair_blocks(
         )
     _found(columns, x, y, ledger, findings, codes)
     yield from _blocks(columns, kept, kept_codes, _differing(columns, codes, x, y))
+
+
+def pair_codes(columns: PanelColumns, x: int, y: int, ledger: Ledger) -> bytes | None:
+    """The pair's byte for each case, ``4 * a + b``; ``None`` where its rows could hold
+    anything but plain labels: a grader's judgement the columns cannot say, a label not
+    plain, a case one of them judged alone (without ``overlap``), no row at all."""
+    if not (columns.ids and columns.sound[x] and columns.sound[y]):
+        return None
+    both = int.from_bytes(columns.labels[x], "big") * 4 + int.from_bytes(columns.labels[y], "big")
+    codes = both.to_bytes(len(columns.ids), "big")  # no carry: each byte is at most 15
+    allowed = _ROWS + _NEITHER
+    if ledger.both_judged is not None:
+        allowed += _A_ALONE + _B_ALONE
+    if codes.translate(None, allowed) or not codes.translate(None, _A_ALONE + _B_ALONE + _NEITHER):
+        return None
+    return codes
+
+
+def differing_count(codes: bytes) -> int:
+    """How many of a pair's rows (its bytes ``codes``) have two different labels."""
+    return codes.count(1) + codes.count(4)
 
 
 def _blocks(

@@ -14,13 +14,13 @@ wrong and where, so every answer is the two-grader answer exactly.
 The columns are held by the panel case's own holder
 (:class:`~pytest_rubric.inputs.panelheld.PanelRead`, made with its pairs), read again
 only when the file changed since (its path, time, size, inode and change time), and let go once every pair
-has taken its part. A panel of files (a join) is not read here. This module does not
-import pytest.
+has taken its part. In a run that keeps rows to review, the same pass keeps each pair's
+first disagreements for its review (:mod:`~pytest_rubric.inputs.panelpick`). A panel of
+files (a join) is not read here. This module does not import pytest.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 from pytest_rubric.core.labelblocks import LabelBlock
@@ -30,9 +30,10 @@ from pytest_rubric.descriptions.selection import Conditions, id_reader
 from pytest_rubric.inputs.cursor import Cursor
 from pytest_rubric.inputs.findings import Findings
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, Stamp, label_coder
+from pytest_rubric.inputs.panelheld import UNJUDGED, PanelColumns, Stamp, label_coder, stamp_of
 from pytest_rubric.inputs.paneljudged import judged_columns
 from pytest_rubric.inputs.panelpairs import pair_blocks
+from pytest_rubric.inputs.panelpick import ReviewPick, pair_review
 
 
 def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | None] | None:
@@ -47,27 +48,30 @@ def panel_blocks(file: InputFile, findings: Findings) -> Iterator[LabelBlock | N
     if panel is None or panel.sides:
         return None
     try:
-        status = os.stat(file.path)
+        stamp = stamp_of(file.path)
     except OSError:
         return None
-    stamp = (str(file.path), status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
     columns = holder.held(stamp)
+    limit = holder.review_limit
     if columns is None:
-        columns = _read(file, ledger, stamp)
+        columns = _read(file, ledger, stamp, limit)
         holder.hold(columns)
-    holder.take((x, y))
+    review = None if limit is None else pair_review(columns, x, y, file.ledger, limit)
+    holder.take((x, y), review)
     return pair_blocks(columns, x, y, file.ledger, findings)
 
 
-def _read(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns:
-    """The export's columns; where reading them fails in any way, or a row is not what
-    the columns can hold, columns no pair takes (each reads its own rows, which say how)."""
+def _read(file: InputFile, ledger: Ledger, stamp: Stamp, limit: int | None) -> PanelColumns:
+    """The export's columns (and, with a ``limit``, each pair's first that many rows to
+    review); where reading them fails in any way, or a row is not what the columns can
+    hold, columns no pair takes (each reads its own rows, which say how)."""
     assert ledger.panel is not None
     try:
+        pick = None if limit is None else ReviewPick(ledger.panel.pairs(), limit)
         if ledger.per_judgement:
-            columns = judged_columns(file, ledger, stamp)
+            columns = judged_columns(file, ledger, stamp, pick)
         else:
-            columns = _per_case(file, ledger, stamp)
+            columns = _per_case(file, ledger, stamp, pick)
     except Exception:
         columns = None
     if columns is None:
@@ -75,9 +79,11 @@ def _read(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns:
     return columns
 
 
-def _per_case(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | None:
-    """One row per case: the rows ``where`` keeps, each a case; ``None`` where one is not
-    a mapping with a text ID."""
+def _per_case(
+    file: InputFile, ledger: Ledger, stamp: Stamp, pick: ReviewPick | None
+) -> PanelColumns | None:
+    """One row per case: the rows ``where`` keeps, each a case (and those ``pick`` keeps
+    to review); ``None`` where one is not a mapping with a text ID."""
     panel = ledger.panel
     assert panel is not None
     code = label_coder(ledger.labels)
@@ -97,7 +103,8 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | N
     groups: list[object] = []
     conditions = Conditions(ledger.selection.where)
     kept = conditions.kept if conditions.checks else None
-    for row in file.reader.rows(file, "", Cursor()):
+    cursor = Cursor()
+    for row in file.reader.rows(file, "", cursor):
         if type(row) is not dict:
             return None
         if kept is not None and not kept(row):
@@ -110,6 +117,9 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | N
             column.append(code(get(row)))
         if get_group is not None:
             groups.append(get_group(row))
+        if pick is not None and pick.open:
+            for pair in pick.wanting(bytes(column[-1] for column in labels)):
+                pick.keep(pair, ((row, cursor.line),))
     return PanelColumns(
         stamp,
         ids,
@@ -117,4 +127,5 @@ def _per_case(file: InputFile, ledger: Ledger, stamp: Stamp) -> PanelColumns | N
         [True] * len(labels),
         left_out=dict(conditions.left_out),
         groups=None if get_group is None or not all(type(v) is str for v in groups) else groups,  # type: ignore[arg-type]
+        review=None if pick is None else pick.kept,
     )

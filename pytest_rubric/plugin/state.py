@@ -108,7 +108,7 @@ def panel_reads_of(config: pytest.Config) -> PanelReads:
     if _panel_reads_key not in config.stash:
         from pytest_rubric.inputs.panelheld import PanelReads
 
-        config.stash[_panel_reads_key] = PanelReads()
+        config.stash[_panel_reads_key] = PanelReads(review_limit(config))
     return config.stash[_panel_reads_key]
 
 

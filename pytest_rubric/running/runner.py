@@ -232,6 +232,17 @@ class _Asking:
             return None
         return self.call.evidence(self.call("explain", explain, data))
 
+    def held_review(self, limit: int) -> tuple[list[JSON], list[str], list[str] | None, int] | None:
+        """A panel's pair's first ``limit`` disagreements as its panel's one pass kept
+        them: ledger rows, their places and groups, the count of the rest; ``None`` where
+        it did not keep them (:func:`~pytest_rubric.inputs.panelreview.held_review`)."""
+        source = self.case.input_file
+        if source is None or source.panel_read is None:
+            return None
+        from pytest_rubric.inputs.panelreview import held_review
+
+        return held_review(source, limit)
+
     def rows_for_review(
         self,
     ) -> tuple[Mapping[str, JSON], Callable[[int], str], Callable[[int], str | None] | None]:
@@ -267,12 +278,22 @@ class _Asking:
 def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
     """The first ``limit`` rows ``review`` picks, each a plain copy of the mapping it
     yielded, and the count of the rest. A second pass over the rows, taken only when a
-    report asks for them; a ledger file is streamed again, never held whole."""
-    review = None if ask.evaluator.ledger is None else ask.evaluator.ledger.review
-    assert review is not None
-    ledger, line_of, group_of = ask.rows_for_review()
-    if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
-        group_of = None
+    report asks for them; a ledger file is streamed again, never held whole (a panel's
+    pair reviews the rows its panel's one pass kept for it, where it kept them)."""
+    on_ledger = ask.evaluator.ledger
+    assert on_ledger is not None
+    assert on_ledger.review is not None
+    review = on_ledger.review
+    held = ask.held_review(limit) if on_ledger.review_picks_disagreements else None
+    if held is None:
+        ledger, line_of, group_of = ask.rows_for_review()
+        if ask.notes is None or ask.notes.groups is None:  # no breakdown (or past its limit)
+            group_of = None
+    else:  # a panel's pair: its rows kept by the panel's one pass, and the rest counted
+        ledger, line_of = {"rows": held[0]}, held[1].__getitem__
+        labels, notes = held[2], ask.notes
+        shown = labels is not None and notes is not None and notes.groups is not None
+        group_of = labels.__getitem__ if labels is not None and shown else None
 
     # The row a review row is about: the one the review asked ``where`` of for it (the
     # last, if several); a review row that names none has no group.
@@ -283,7 +304,7 @@ def _review(ask: _Asking, limit: int, at: str) -> ReviewRecord:
         return f"{at}{line_of(index)}"
 
     rows: list[JSON] = []
-    more = 0
+    more = 0 if held is None else held[3]
 
     def pick() -> None:
         nonlocal more
