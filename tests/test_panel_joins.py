@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 from test_panels import load, pairs, run, seen
 
 from pytest_rubric.casefiles.cases import Case
+from pytest_rubric.casefiles.loader import load_case_file
 from pytest_rubric.evaluators.builtin import AGREEMENT
+from pytest_rubric.inputs.inputpaths import InputFiles
+from pytest_rubric.inputs.panelheld import PanelReads
+from pytest_rubric.running.outcome import CaseOutcome
+from pytest_rubric.running.panelcases import panel_cases
 from pytest_rubric.running.runner import run_case
 
 SIDES = 3
@@ -42,12 +47,13 @@ def side_text(rows: list[tuple[str, Any]], suffix: str, keeps: dict[str, set[int
         record: dict[str, Any] = {"id": case_id}
         if label is not None:
             record["verdict"] = label
-        for key in PAIR_KEYS if keeps or suffix == ".csv" else ():  # .jsonl: plain lines
+        for key in PAIR_KEYS if keeps else ():  # else plain lines: ID and label only
             record[key] = "y" if index in keeps.get(key, set()) else "n"
         records.append(record)
     if suffix == ".csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["id", "verdict", *PAIR_KEYS], lineterminator="\n")
+        names = ["id", "verdict", *(PAIR_KEYS if keeps else ())]
+        writer = csv.DictWriter(out, names, lineterminator="\n")
         writer.writeheader()
         writer.writerows(records)
         return out.getvalue().encode()
@@ -118,6 +124,20 @@ def join_body(a: str, b: str, where: str) -> str:
     )
 
 
+def load_kept(folder: Path, body: str, limit: int | None) -> list[Case]:
+    """:func:`load`, in a run that keeps ``limit`` rows to review a pair (``None``: none)."""
+    path = folder / "c.rubric.yaml"
+    path.write_text(f"evaluator: agreement\ncases:\n  - id: x\n{body}", encoding="utf-8")
+    (case,) = load_case_file(path, "c.rubric.yaml", root=folder).cases
+    files = InputFiles(path, "c.rubric.yaml", folder)
+    return list(panel_cases(case, "c.rubric.yaml", files, PanelReads(limit)))
+
+
+def run_kept(case: Case, limit: int | None) -> CaseOutcome:
+    """:func:`run`, keeping ``limit`` rows to review (``None``: no review)."""
+    return run_case(case, AGREEMENT, path="c.rubric.yaml", source="", review_limit=limit)
+
+
 def sides_of(draw: Any) -> list[list[tuple[str, Any]]]:
     """Three sides: any rows each, or (half the time) one set of IDs in each side's own
     order, which the columns read once hold."""
@@ -136,9 +156,14 @@ def sides_of(draw: Any) -> list[list[tuple[str, Any]]]:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(data=st.data(), suffix=st.sampled_from([".csv", ".jsonl", ".jsonl.gz"]), both=st.booleans())
+@given(
+    data=st.data(),
+    suffix=st.sampled_from([".csv", ".jsonl", ".jsonl.gz"]),
+    both=st.booleans(),
+    limit=st.sampled_from([0, 1, 3, None]),
+)
 def test_each_pair_of_a_join_panel_answers_as_the_join_of_its_two_files(
-    tmp_path: Path, data: Any, suffix: str, both: bool
+    tmp_path: Path, data: Any, suffix: str, both: bool, limit: int | None
 ) -> None:
     sides = sides_of(data.draw)
     names = [f"s{index}{suffix}" for index in range(SIDES)]
@@ -148,8 +173,8 @@ def test_each_pair_of_a_join_panel_answers_as_the_join_of_its_two_files(
             keeps[x][key], keeps[y][key] = both_kept(sides[x], sides[y])
     for name, rows, keep in zip(names, sides, keeps, strict=True):
         (tmp_path / name).write_bytes(side_text(rows, suffix, keep))
-    made = load(tmp_path, panel_body(names, both))
-    got = [seen(run(case)) for case in made]  # every pair first: the columns read once
+    made = load_kept(tmp_path, panel_body(names, both), limit)
+    got = [seen(run_kept(case, limit)) for case in made]  # every pair first: read once
     for answer, (x, y), key in zip(got, pairs(), PAIR_KEYS, strict=True):
         where = key if both else ""
         if both and not keeps[x][key]:
@@ -158,7 +183,7 @@ def test_each_pair_of_a_join_panel_answers_as_the_join_of_its_two_files(
             assert "judged no case in common" in problem
             continue
         (ref,) = load(tmp_path, join_body(names[x], names[y], where))
-        want = seen(run(ref))
+        want = seen(run_kept(ref, limit))
         if both:
             got_facts, want_facts = answer["facts"] or {}, want["facts"] or {}
             alone = got_facts.get("judged alone")
@@ -246,6 +271,71 @@ def test_each_side_file_is_read_once_for_every_pair(
     assert first[0]["agreement"] == 1
     assert [answer["agreement"] for answer in rest] == [2, 2, 2, 2, 1]
     assert sorted(reads) == sorted([*names, names[1]])
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_each_side_file_is_read_once_for_every_pair_and_its_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    from pytest_rubric.inputs.textfiles import Plain
+
+    labels = ("PASS,FAIL,PASS", "PASS,PASS,FAIL", "FAIL,FAIL,PASS")
+    names = [f"s{index}{suffix}" for index in range(len(labels))]
+    for name, marks in zip(names, labels, strict=True):
+        (tmp_path / name).write_text(side_file(suffix, marks.split(",")), encoding="utf-8")
+    made = load_kept(tmp_path, panel_body(names, both=False), 1)
+    reads: list[str] = []  # each opening of a file, by name
+    open_text = Plain.open_text
+
+    def counted(self: Plain, path: Path) -> Any:
+        reads.append(path.name)
+        return open_text(self, path)
+
+    monkeypatch.setattr(Plain, "open_text", counted)
+    got = [run_kept(case, 1).review for case in made]
+    assert sorted(reads) == names  # 3 files for 3 pairs and their reviews, each once
+    first = 2 if suffix == ".csv" else 1  # row c0's line
+    assert [(review["rows"], review["more"]) for review in got] == [  # type: ignore[index]
+        (
+            [
+                {
+                    "id": "c1",
+                    "a": False,
+                    "b": True,
+                    "side": "bOnly",
+                    "where": f"s0{suffix}:{first + 1}",
+                    "fields": {},
+                }
+            ],
+            1,
+        ),
+        (
+            [
+                {
+                    "id": "c0",
+                    "a": True,
+                    "b": False,
+                    "side": "aOnly",
+                    "where": f"s0{suffix}:{first}",
+                    "fields": {},
+                }
+            ],
+            0,
+        ),
+        (
+            [
+                {
+                    "id": "c0",
+                    "a": True,
+                    "b": False,
+                    "side": "aOnly",
+                    "where": f"s1{suffix}:{first}",
+                    "fields": {},
+                }
+            ],
+            2,
+        ),
+    ]
 
 
 SEEN_HELD = """

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: A file as last read: its modification time, size, inode and change time.
 Stamp = tuple[int, int, int, int]
@@ -24,11 +25,26 @@ class SideColumns:
     """One side's rows as read: each row's ID (text, none repeated), and each row's
     label as one byte (:data:`~.sidecolumns.FALSE`, ``TRUE``, ``UNJUDGED``,
     ``OUTSIDE``), in file order; ``checked``: no ID is empty or starts with
-    whitespace."""
+    whitespace; ``first``: where every row is one line holding only its ID and label
+    (read whole lines at a time), row 0's number in the file, row N's that plus N (0:
+    not so)."""
 
     ids: list[str]
     labels: bytes
     checked: bool
+    first: int = 0
+
+
+class JoinReview(NamedTuple):
+    """A join panel's pair's rows to review, from its sides' columns: both sides' files
+    as read (``stamps``); its first ``limit`` disagreeing rows (or all, if fewer), each
+    its ID, its two labels and its row number in side a's file; how many rows of the
+    pair disagree in all (``differing``)."""
+
+    stamps: tuple[Stamp, Stamp]
+    limit: int
+    rows: list[tuple[str, bool, bool, int]]
+    differing: int
 
 
 class HeldSides:
@@ -36,11 +52,15 @@ class HeldSides:
     still waiting needs it. A side whose rows the columns cannot hold is held as
     ``None``: its pairs read their own rows, which say what is wrong and where."""
 
-    def __init__(self, pairs: Iterable[tuple[int, int]]) -> None:
+    def __init__(self, pairs: Iterable[tuple[int, int]], review_limit: int | None = None) -> None:
         #: The pairs that have not taken their sides yet.
         self.waiting = set(pairs)
         #: Each side held, as its file was when read, and its columns (``None``: not so).
         self.sides: dict[int, tuple[Stamp, SideColumns | None]] = {}
+        #: How many rows to review the run keeps for each pair (``None``: no review).
+        self.review_limit = review_limit
+        #: Each pair's rows to review, kept from its tally until its review takes them.
+        self.reviews: dict[tuple[int, int], JoinReview] = {}
 
     def held(self, side: int, stamp: Stamp) -> SideColumns | bool | None:
         """Side ``side`` as held for the file as it is now (``stamp``); ``False`` when

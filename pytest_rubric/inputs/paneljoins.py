@@ -20,12 +20,13 @@ pytest.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import compress
 
+from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.inputs.formats.base import InputFile
-from pytest_rubric.inputs.heldsides import HeldSides, SideColumns, Stamp
+from pytest_rubric.inputs.heldsides import HeldSides, JoinReview, SideColumns, Stamp
 from pytest_rubric.inputs.joins import JoinedRows
 from pytest_rubric.inputs.passes import Pass, taken
 from pytest_rubric.inputs.sidecolumns import UNJUDGED, side_columns
@@ -71,37 +72,59 @@ def pair_blocks(file: InputFile, this: Pass) -> Iterator[LabelBlock | None] | No
     ledger = file.ledger
     if ledger is None or ledger.group_by is not None:
         return None
-    a = _side(held, x, file.sides[0])
-    b = _side(held, y, file.sides[1]) if a is not None else None
+    a, stamp_a = _side(held, x, file.sides[0])
+    b, stamp_b = _side(held, y, file.sides[1]) if a is not None else (None, None)
     held.took(x, y)
-    if a is None or b is None:
+    if a is None or b is None or stamp_a is None or stamp_b is None:
         return None
     both = ledger.both_judged is not None
     names = (file.sides[0].display, file.sides[1].display)
-    return _counted(a, b, both, names, this)
+    limit = held.review_limit
+
+    def keep(ids: list[str], pairs: bytes, rows: Sequence[int]) -> None:
+        assert limit is not None
+        assert a is not None
+        found, differing = _review(ids, pairs, rows, a.first, limit)
+        held.reviews[x, y] = JoinReview((stamp_a, stamp_b), limit, found, differing)
+
+    return _counted(a, b, both, names, (this, None if limit is None or not a.first else keep))
 
 
-def _side(held: HeldSides, index: int, file: InputFile) -> SideColumns | None:
-    """Side ``index`` (read through ``file``) as held, read now where it is not."""
+def _side(held: HeldSides, index: int, file: InputFile) -> tuple[SideColumns | None, Stamp | None]:
+    """Side ``index`` (read through ``file``) as held, read now where it is not, and its
+    file's stamp as read."""
     try:
-        status = os.stat(file.path)
+        stamp = _stamp(file)
     except OSError:
-        return None
-    stamp: Stamp = (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
+        return None, None
     found = held.held(index, stamp)
     if found is False:
         found = side_columns(file, held.any_side(), plain_lines)
         held.sides[index] = (stamp, found)
-    return found if isinstance(found, SideColumns) else None
+    return (found, stamp) if isinstance(found, SideColumns) else (None, None)
+
+
+def _stamp(file: InputFile) -> Stamp:
+    """The file as it is now (``OSError`` where it is gone)."""
+    status = os.stat(file.path)
+    return (status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
+
+
+#: What keeps a pair's rows to review, once its blocks are proven: handed the IDs and
+#: pair bytes of the rows kept, and each one's index in side a (``None``: no review).
+Keep = Callable[[list[str], bytes, Sequence[int]], None] | None
 
 
 def _counted(
-    a: SideColumns, b: SideColumns, both: bool, names: tuple[str, str], this: Pass
+    a: SideColumns, b: SideColumns, both: bool, names: tuple[str, str], noted: tuple[Pass, Keep]
 ) -> Iterator[LabelBlock | None]:
     """The pair's blocks (``a`` its side a, ``b`` its side b), kept as ``both`` (``overlap:
-    both-judged``) says; pass ``this`` noted as the joined rows would be, once counted."""
+    both-judged``) says; pass ``noted[0]`` noted as the joined rows would be, once
+    counted, and the pair's rows to review handed to ``noted[1]``."""
+    this, keep = noted
     findings = this.findings
     ids, pairs = a.ids, _aligned(a, b)
+    rows = range(len(ids))  # each row kept, by its index in side a
     if both:
         alone_a = sum(map(pairs.count, _ALONE_A))
         judged_b = len(b.labels) - b.labels.count(UNJUDGED)
@@ -115,6 +138,7 @@ def _counted(
             kept = [index for index, pair in enumerate(pairs) if pair in _KEPT]
             ids = [ids[index] for index in kept]
             pairs = bytes(pairs[index] for index in kept)
+            rows = kept  # type: ignore[assignment]
         if not pairs:
             yield None  # nothing in common: the rows say so
             return
@@ -122,6 +146,8 @@ def _counted(
     elif len(a.ids) != len(b.ids) or pairs.translate(None, _KEPT):
         yield None  # one side only, a label missing or outside: the rows say which
         return
+    if keep is not None:
+        keep(ids, pairs, rows)
     findings.sides = ((names[0], len(a.ids)), (names[1], len(b.ids)))
     findings.left_out = {}
     findings.whole = True
@@ -146,3 +172,39 @@ def _aligned(a: SideColumns, b: SideColumns) -> bytes:
         labels = bytes(source[at] for at in (find(case_id, missing) for case_id in a.ids))
     combined = int.from_bytes(a.labels, "big") * 4 + int.from_bytes(labels, "big")
     return combined.to_bytes(len(a.labels), "big")
+
+
+def _review(
+    ids: list[str], pairs: bytes, rows: Sequence[int], first: int, limit: int
+) -> tuple[list[tuple[str, bool, bool, int]], int]:
+    """The first ``limit`` rows the pair disagrees on (each its ID, its labels, its
+    row's number in side a's file: ``first`` plus its index there) and how many in all."""
+    differing = pairs.translate(_DIFFERING)
+    kept: list[tuple[str, bool, bool, int]] = []
+    at = differing.find(1)
+    while at >= 0 and len(kept) < limit:
+        kept.append((ids[at], pairs[at] == 4, pairs[at] == 1, first + rows[at]))
+        at = differing.find(1, at + 1)
+    return kept, differing.count(1)
+
+
+def held_join_review(file: InputFile, limit: int) -> tuple[list[JSON], list[str], None, int] | None:
+    """The rows to review of the join panel's pair ``file`` reads, its first ``limit``
+    as its joined rows, each one's place, and the count of the rest; ``None`` where its
+    sides' columns did not keep them for ``limit`` (it reads its own rows)."""
+    assert file.panel_sides is not None
+    assert file.sides is not None
+    held, x, y = file.panel_sides
+    review = held.reviews.pop((x, y), None)
+    if review is None or (limit > review.limit and review.differing > review.limit):
+        return None  # kept for a smaller limit, and the pair has more
+    try:
+        now = (_stamp(file.sides[0]), _stamp(file.sides[1]))
+    except OSError:
+        return None
+    if review.stamps != now:
+        return None  # changed since: its own read says what it holds now
+    kept = review.rows[:limit]
+    rows: list[JSON] = [{"id": case_id, "a": a, "b": b} for case_id, a, b, _ in kept]
+    places = [file.sides[0].place(number) for *_, number in kept]
+    return rows, places, None, review.differing - len(kept)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import islice
 
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS
@@ -42,11 +43,12 @@ def side_columns(file: InputFile, held: SideColumns | None, lines: Lines) -> Sid
     if spec is None or spec.selection.where or spec.selection.ids_as_text:
         return None
     coder = _coder(spec.labels)
-    plain = lines(file, coder[2], coder[1] if spec.labels is not None else None)
+    first: list[int] = []
+    plain = lines(file, coder[2], coder[1] if spec.labels is not None else None, first)
     if plain is not None:
         made = _gathered(plain, held)
         if made is not None:
-            return made
+            return replace(made, first=first[0]) if first else made
     return _gathered(_row_chunks(file, coder), held)
 
 
@@ -114,8 +116,11 @@ def _row_chunks(file: InputFile, coder: Coder) -> Chunks:
 
 
 #: How a side is read whole lines at a time: its file, the byte of any label, each word's
-#: byte (a vocabulary of words), to its chunks (``None``: not so).
-Lines = Callable[[InputFile, Callable[[object], int], "dict[object, int] | None"], "Chunks | None"]
+#: byte (a vocabulary of words), where its first row's line goes (its lines each only an
+#: ID and a label), to its chunks (``None``: not so).
+Lines = Callable[
+    [InputFile, Callable[[object], int], "dict[object, int] | None", list[int]], "Chunks | None"
+]
 #: How a side's labels become bytes (:func:`_coder`).
 Coder = tuple[type, dict[object, int], Callable[[object], int]]
 

@@ -35,24 +35,28 @@ _LABEL = '(true|false|null|"[^"\\\\\x00-\x1f]*")'
 
 
 def plain_lines(
-    file: InputFile, code: Callable[[object], int], words: dict[object, int] | None
+    file: InputFile,
+    code: Callable[[object], int],
+    words: dict[object, int] | None,
+    start: list[int],
 ) -> Chunks | None:
     """The side's chunks read whole lines at a time, ``code`` giving a label's byte
     (``words``: each word's, for a CSV side with a vocabulary of words); ``None`` for a
-    format or vocabulary not read so."""
+    format or vocabulary not read so. Where every line holds only an ID and a label,
+    the number of the first row's line is added to ``start`` once the lines are read."""
     reader = file.reader
     if isinstance(reader, Csv) and words is not None:
-        return _csv_lines(file, reader, words)
+        return _csv_lines(file, reader, words, start)
     if reader.traits.json_lines:
-        return _jsonl_lines(file, code)
+        return _jsonl_lines(file, code, start)
     return None
 
 
-def _csv_lines(file: InputFile, reader: Csv, codes: dict[object, int]) -> Chunks:
+def _csv_lines(file: InputFile, reader: Csv, codes: dict[object, int], start: list[int]) -> Chunks:
     """A CSV side read whole lines at a time, where every line is plain: its cells
     unquoted, without CR or NUL, as many as the header's (each within the field size
     limit), every label a word of the vocabulary (or an empty cell); ``None`` (or
-    ``KeyError``) anywhere else."""
+    ``KeyError``) anywhere else. Rows start on line 2 (after the header)."""
     spec = file.ledger
     assert spec is not None
     delimiter = reader.delimiter
@@ -81,10 +85,13 @@ def _csv_lines(file: InputFile, reader: Csv, codes: dict[object, int]) -> Chunks
                 yield None
                 return
             yield list(map(pick_id, found)), bytes(map(find, map(pick_label, found)))
+        if len(names) == 2:  # only the ID and the label: nothing else a review shows
+            start.append(2)
 
 
-def _jsonl_lines(file: InputFile, code: Callable[[object], int]) -> Chunks:
-    """A ``.jsonl`` side read whole lines at a time, where every line is plain."""
+def _jsonl_lines(file: InputFile, code: Callable[[object], int], start: list[int]) -> Chunks:
+    """A ``.jsonl`` side read whole lines at a time, where every line is plain (its ID
+    and its label only, from line 1)."""
     spec = file.ledger
     assert spec is not None
     keys = (spec.id.parts, spec.a.parts)
@@ -121,3 +128,4 @@ def _jsonl_lines(file: InputFile, code: Callable[[object], int]) -> Chunks:
             for token in set(tokens).difference(bytes_of):
                 bytes_of[token] = code(json.loads(token))
             yield list(map(itemgetter(order[0]), found)), bytes(map(bytes_of.__getitem__, tokens))
+    start.append(1)

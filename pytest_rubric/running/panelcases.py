@@ -46,7 +46,9 @@ def panel_cases(
     names = tuple(panel.pair_name(x, y) for x, y in panel.pairs())
     pinned = case.expected if case.pairs else None
     holder = (reads or PanelReads()).panel(panel.pairs())
-    held = HeldSides(panel.pairs())  # a join's side files, read once for its pairs
+    held = HeldSides(
+        panel.pairs(), holder.review_limit
+    )  # a join's side files, read once for its pairs
     for (x, y), name in zip(panel.pairs(), names, strict=True):
         pair = ledger.of_pair(x, y)
         if pair.join is None:

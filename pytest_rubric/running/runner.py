@@ -234,9 +234,15 @@ class _Asking:
 
     def held_review(self, limit: int) -> tuple[list[JSON], list[str], list[str] | None, int] | None:
         """A panel's pair's first ``limit`` disagreements as its panel's one pass kept
-        them: ledger rows, their places and groups, the count of the rest; ``None`` where
-        it did not keep them (:func:`~pytest_rubric.inputs.panelreview.held_review`)."""
+        them (a join panel's, as its sides' columns did): ledger rows, their places and
+        groups, the count of the rest; ``None`` where it did not keep them
+        (:func:`~pytest_rubric.inputs.panelreview.held_review`,
+        :func:`~pytest_rubric.inputs.paneljoins.held_join_review`)."""
         source = self.case.input_file
+        if source is not None and source.panel_sides is not None:  # a join panel's pair
+            from pytest_rubric.inputs.paneljoins import held_join_review
+
+            return held_join_review(source, limit)
         if source is None or source.panel_read is None:
             return None
         from pytest_rubric.inputs.panelreview import held_review
