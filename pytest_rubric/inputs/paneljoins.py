@@ -13,7 +13,12 @@ Only what the columns can prove is counted so: every ID text and once in its fil
 ``where``, ``ids`` or ``group_by``; every label of the pair's ledger a Boolean of its
 side's vocabulary; without ``overlap: both-judged``, every ID in both files. Anywhere
 else the pair's blocks are ``None`` and it reads its own rows from the two files, which
-decide every answer exactly and say what is wrong and where. This module does not import
+decide every answer exactly and say what is wrong and where.
+
+In a run that keeps rows to review, a pair counted so keeps its first disagreements
+(:class:`~.heldsides.JoinReview`: ID, labels, row number in side a's file) where side a's
+lines each hold only an ID and a label, and :func:`held_join_review` makes them its review,
+exactly its own read's; else its review reads its own rows. This module does not import
 pytest.
 """
 
