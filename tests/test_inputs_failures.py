@@ -252,6 +252,9 @@ def test_rows_read_whole_for_evaluate_that_do_not_fit_in_memory_are_the_inputs_p
         ("e.csv", "{id: id, a: a, b: b, labels: {PASS: true, FAIL: false}}"),
         ("e.json", None),
         ("e.jsonl.gz", None),
+        pytest.param("e.parquet", None, marks=needs_pyarrow),
+        ("e.xlsx", "{id: id, a: a, b: b}"),
+        ("e.eval", "{records: samples, id: id, a: a, b: b}"),
     ],
 )
 def test_a_fifo_swapped_in_for_the_export_after_collection_is_refused_never_waited_on(

@@ -227,3 +227,13 @@ def read_report_bytes(path: str) -> bytes:
     except OSError as exc:
         reason = os.strerror(exc.errno).lower() if exc.errno is not None else str(exc)
         raise ReportReadError(reason) from None
+
+
+def regular_size(path: Path) -> int:
+    """The size of the regular file at ``path``; ``OSError`` for anything else (a FIFO,
+    a device or a socket put where an input file was since the case file was collected,
+    which reading would wait on or never finish)."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(f"{path.name} is no longer a regular file (a FIFO, a device, a socket)")
+    return status.st_size

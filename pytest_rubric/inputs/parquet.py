@@ -18,6 +18,7 @@ from typing import Any, overload
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.files import regular_size
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import JS_WHITESPACE_CHARS, LabelBlock
 from pytest_rubric.descriptions.dataset import Dataset
@@ -175,6 +176,7 @@ def _paths(schema: Any) -> list[str]:
 def _open(reader: _Export) -> tuple[Any, list[str], Any, Any]:
     pyarrow, parquet, compute = _pyarrow(reader.display)
     try:
+        regular_size(reader.path)  # a FIFO put here since collection: refused, never waited on
         file = parquet.ParquetFile(reader.path)
     except (OSError, pyarrow.ArrowException) as exc:
         raise RubricInputError(

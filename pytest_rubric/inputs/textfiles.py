@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import codecs
 import io
-import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol, TextIO
 
 from pytest_rubric.core.errors import RubricInputError
+from pytest_rubric.core.files import regular_size
 from pytest_rubric.core.jsonvalues import JSON
 
 if TYPE_CHECKING:
@@ -100,16 +100,6 @@ class Gzip:
 
 PLAIN = Plain()
 GZIP = Gzip()
-
-
-def regular_size(path: Path) -> int:
-    """The size of the regular file at ``path``; ``OSError`` for anything else (a FIFO,
-    a device or a socket put there since the case file was collected, which reading
-    would wait on or never finish)."""
-    status = path.stat()
-    if not stat.S_ISREG(status.st_mode):
-        raise OSError(f"{path.name} is no longer a regular file (a FIFO, a device, a socket)")
-    return status.st_size
 
 
 def not_whole(display: str, exc: Exception) -> RubricInputError:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.files import regular_size
 from pytest_rubric.core.jsondecode import TOO_DEEP, decode_row
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
@@ -143,6 +144,7 @@ def _samples(file: InputFile, case_file: str, cursor: Cursor) -> Iterator[JSON]:
     import zipfile
 
     _check_records(file, case_file)
+    regular_size(file.path)  # a FIFO put here since collection: refused, never waited on
     with file.path.open("rb", buffering=0) as handle:  # each read is an entry's, at once
         try:
             opened = zipfile.ZipFile(handle)

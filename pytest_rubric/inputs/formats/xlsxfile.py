@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pytest_rubric.core.errors import RubricInputError
 from pytest_rubric.core.escapes import escape_controls
+from pytest_rubric.core.files import regular_size
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.labelblocks import LabelBlock
 from pytest_rubric.core.nearest import nearest
@@ -177,6 +178,9 @@ class _Sheet:
                 f"installed; install it with: {EXTRA}"
             ) from None
         try:
+            regular_size(
+                self.file.path
+            )  # a FIFO put here since collection: refused, never waited on
             book = python_calamine.CalamineWorkbook.from_path(self.file.path)
         except (python_calamine.CalamineError, OSError) as exc:
             raise RubricInputError(
