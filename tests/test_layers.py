@@ -186,9 +186,10 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 #: A module holds one job and stays short enough to read in one sitting.
 MAX_MODULE_LINES = 500
 #: The YAML room (strict YAML, the loader, marks, the cache) stays a room, not a wing. It
-#: also holds the check of a case's dataset: block against its file (casefiles/datasetcheck.py)
-#: and the cache's encoding of the blocks descriptions/ reads (casefiles/casecodec.py).
-MAX_CASEFILES_LINES = 2750
+#: also holds the check of a case's dataset: block against its file (casefiles/datasetcheck.py),
+#: the cache's encoding of the blocks descriptions/ reads (casefiles/casecodec.py) and the
+#: reading of one-line JSON values by the JSON decoder (casefiles/yamljson.py, 2,750 before).
+MAX_CASEFILES_LINES = 2875
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ def parse_case_file(
 ) -> CaseFile:
     """Validate a case file's bytes (``digest``: their :func:`digest_of`, when known)."""
     try:
-        document = load_yaml(decode_text(data), parser, ends=False)
+        document = load_yaml(decode_text(data), parser, ends=False, json_values=True)
     except StrictYAMLError as exc:
         raise CaseFileError(display, exc.line, exc.col, exc.message) from None
     case_file = Validator(display, document, files).case_file()

@@ -23,7 +23,7 @@ from pytest_rubric.core.escapes import escape_controls
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.nearest import nearest
 from pytest_rubric.core.numbers import int_text
-from pytest_rubric.core.packed import pack
+from pytest_rubric.core.packed import Packed, pack
 from pytest_rubric.core.shown import describe
 from pytest_rubric.descriptions.ledger import Ledger, joins_files, read_ledger
 from pytest_rubric.descriptions.pairexpect import pair_expectations
@@ -265,8 +265,8 @@ class Validator:
                         end=None if block_list else self.spans.end.get(id(raw)),
                         row_lines=self._row_lines(case_input),
                     ),
-                    packed_input=pack(case_input if isinstance(case_input, dict) else {}),
-                    packed_expected=pack(expected if isinstance(expected, dict) else {}),
+                    packed_input=self._packed(case_input),
+                    packed_expected=self._packed(expected),
                     input_file=input_file,
                     marks=marks,
                     problems=tuple(problems),
@@ -326,7 +326,17 @@ class Validator:
         rows = case_input.get("rows") if isinstance(case_input, dict) else None
         if not isinstance(rows, list):
             return ()
+        read_whole = self.spans.json.get(id(case_input))
+        if read_whole is not None:  # one line of JSON: every row on it
+            return (read_whole.end[0],) * len(rows)
         return tuple(line for line, _ in self.spans.items.get(id(rows), ()))
+
+    def _packed(self, value: object) -> Packed:
+        """A case's mapping packed: read whole as JSON, its text is already as packed."""
+        if not isinstance(value, dict):
+            return pack({})
+        read_whole = self.spans.json.get(id(value))
+        return pack(value) if read_whole is None else read_whole.text
 
     def _case_id(
         self, case: dict[str, JSON], index: int, at: Position, seen: dict[str, int]

@@ -16,6 +16,7 @@ from sys import intern
 from typing import Any
 
 from pytest_rubric.casefiles import yamlgaps
+from pytest_rubric.casefiles.yamljson import Whole
 from pytest_rubric.casefiles.yamlscalars import (
     BOOLS,
     NULLS,
@@ -49,8 +50,12 @@ class Spans:
     (and its closing quote), a flow collection's closing bracket, or the last
     value inside a block collection (so never past a trailing comment or blank
     line); recorded only when loaded with ``ends``, as editing needs them and
-    reading does not. ``flow``: the ids of containers written in flow style. The document
-    must be kept alive while these are used, since they are keyed by object identity.
+    reading does not. ``flow``: the ids of containers written in flow style. ``json``: each
+    case's ``input`` or ``expected`` read whole by the JSON decoder
+    (:mod:`~pytest_rubric.casefiles.yamljson`), which holds it (one dropped as a duplicate
+    too: its id is never another's); the parts of such a value have no positions of their
+    own. The document must be kept alive while these are used, since they are keyed by
+    object identity.
     """
 
     start: dict[int, Position] = field(default_factory=dict)
@@ -59,6 +64,7 @@ class Spans:
     items: dict[int, list[Position]] = field(default_factory=dict)
     value_ends: dict[tuple[int, str | int], Position] = field(default_factory=dict)
     flow: set[int] = field(default_factory=set)
+    json: dict[int, Whole] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +133,7 @@ class _Frame:
         "keys",
         "last_end",
         "start",
+        "whole",
     )
 
     def __init__(self, container: Any, is_map: bool, start: Position, flow: bool) -> None:
@@ -139,14 +146,22 @@ class _Frame:
         self.start = start
         self.keys: dict[str, tuple[Position, Position]] = {}
         self.items: list[Position] = []
+        self.whole: Whole | None = None  # a value read whole, standing for this empty one
+
+
+class Redo(Exception):
+    """A value read whole stood where no case's ``input`` or ``expected`` is: the text is
+    to be parsed again as written."""
 
 
 class Builder:
     """Builds one document from PyYAML's events (:meth:`run`), with its spans and problems."""
 
-    def __init__(self, ends: bool, text: str) -> None:
+    def __init__(self, ends: bool, text: str, wholes: dict[Position, Whole] | None = None) -> None:
         self.ends = ends  # whether to record Spans.value_ends
         self.text = text
+        #: Values read whole, by where the empty collection standing for each starts.
+        self.wholes = wholes or {}
         self._lines: list[str] | None = None
         self.value: Any = None
         self.spans = Spans()
@@ -162,6 +177,7 @@ class Builder:
         # here inline; containers and the rare events go through the methods below.
         get_event = loader.get_event
         kinds = _EVENT_KINDS
+        wholes = self.wholes
         stack = self._stack
         ends = self.ends
         value_ends = self.spans.value_ends
@@ -239,7 +255,10 @@ class Builder:
                     # once, gives both parsers the same answer.
                     raise StrictYAMLError(pos[0], pos[1], TOO_DEEP)
                 container: Any = {} if kind is map_start else []
-                stack.append(_Frame(container, kind is map_start, pos, bool(event.flow_style)))
+                frame = _Frame(container, kind is map_start, pos, bool(event.flow_style))
+                if wholes and pos in wholes:
+                    self._stand_in(frame, wholes.pop(pos))
+                stack.append(frame)
             elif kind is map_end or kind is seq_end:
                 self._close(stack.pop(), event)
             elif kind is alias:
@@ -264,7 +283,25 @@ class Builder:
                     )
                 self.empty = False
             elif kind is stream_end:
+                if wholes:
+                    raise Redo  # a value read whole stood inside a scalar
                 return
+
+    def _stand_in(self, frame: _Frame, whole: Whole) -> None:
+        """``frame``'s empty collection stands for ``whole``: as a case's ``input`` or
+        ``expected`` (the only places :func:`~.yamljson.find` means), else :class:`Redo`."""
+        stack = self._stack
+        if not (
+            len(stack) == 3
+            and stack[0].is_map
+            and stack[0].key == "cases"
+            and not stack[1].is_map
+            and stack[2].is_map
+            and stack[2].key in ("input", "expected")
+        ):
+            raise Redo
+        frame.container = whole.value
+        frame.whole = whole
 
     def _spans_lines(self, frame: _Frame, first: int, last: int, *, flow: bool) -> None:
         """Check a quoted scalar or (``flow``) a flow collection on lines ``first`` to
@@ -300,6 +337,12 @@ class Builder:
         spans = self.spans
         key = id(frame.container)
         spans.start[key] = frame.start
+        if frame.whole is not None:
+            spans.end[key] = frame.whole.end
+            spans.flow.add(key)
+            spans.json[key] = frame.whole
+            self._add(frame.container, frame.start, frame.whole.end)
+            return
         end = event.end_mark
         end_pos = (end.line + 1, end.column + 1)
         if (

@@ -22,9 +22,9 @@ from typing import Any
 
 import yaml
 
-from pytest_rubric.casefiles import yamlgaps
+from pytest_rubric.casefiles import yamlgaps, yamljson
 from pytest_rubric.casefiles.yamlevents import MAX_DEPTH as MAX_DEPTH
-from pytest_rubric.casefiles.yamlevents import TOO_DEEP, Builder
+from pytest_rubric.casefiles.yamlevents import TOO_DEEP, Builder, Redo
 from pytest_rubric.casefiles.yamlevents import Document as Document
 from pytest_rubric.casefiles.yamlevents import Position as Position
 from pytest_rubric.casefiles.yamlevents import Problem as Problem
@@ -50,11 +50,16 @@ def decode(data: bytes) -> str:
         ) from None
 
 
-def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Document:
+def load(
+    text: str, parser: type[Any] = PARSER, *, ends: bool = True, json_values: bool = False
+) -> Document:
     """Build the single document in ``text`` strictly.
 
     ``ends``: whether to record where each value's text ends
-    (:attr:`Spans.value_ends`, which editing needs and reading does not).
+    (:attr:`Spans.value_ends`, which editing needs and reading does not). ``json_values``:
+    whether a case's ``input`` or ``expected`` written as one line of JSON is read by the
+    JSON decoder (:mod:`~pytest_rubric.casefiles.yamljson`), the same value for less work,
+    without the positions of its parts (which reading a case file does not need).
 
     Raises :class:`StrictYAMLError` for what spoils the whole text (bad syntax,
     more than one document); collects everything else as :class:`Problem`.
@@ -64,10 +69,23 @@ def load(text: str, parser: type[Any] = PARSER, *, ends: bool = True) -> Documen
         odd = yamlgaps.other_break(text)
         if odd is not None:
             raise StrictYAMLError(odd[0][0], odd[0][1], odd[1])
-    builder = Builder(ends, text)
+    if json_values:
+        # A case's value lies inside the document, its list of cases and the case.
+        parsed, wholes = yamljson.find(text, MAX_DEPTH - 3)
+        if wholes:
+            try:
+                return _built(Builder(ends, text, wholes), parsed, text, parser)
+            except (StrictYAMLError, Redo):
+                pass  # parsed again as written: its own words for what is wrong, if anything
+    return _built(Builder(ends, text), text, text, parser)
+
+
+def _built(builder: Builder, parsed: str, text: str, parser: type[Any]) -> Document:
+    """The document ``builder`` builds from the events of ``parsed`` (``text``, or it with
+    values read whole standing in as empty collections)."""
     loader = None
     try:
-        loader = parser(text)
+        loader = parser(parsed)
         builder.run(loader)
     except Exception as exc:
         kind = _yaml_error_kind(exc)
