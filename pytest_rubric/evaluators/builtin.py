@@ -112,21 +112,27 @@ def ledger_line(answer: JSON) -> str | None:
     matrix = answer.get("matrix") if isinstance(answer, Mapping) else None
     if not isinstance(answer, Mapping) or not isinstance(matrix, Mapping):
         return None  # an error answer: its case's outcome says enough
-    cells = ", ".join(f"{escape_controls(str(key))} {show(value)}" for key, value in matrix.items())
+    cells = ", ".join(f"{key} {_figure(value)}" for key, value in matrix.items())
     ids = answer.get("disagreements")
     ids = ids if isinstance(ids, list) else []
     # Quoted as JSON quotes it: an ID looks like an ID ("4"), not like a count (4). Every
     # case makes its line, so a text ID takes the C encoder, not show's walk.
     shown = ", ".join(
-        escape_controls(_quoted(case_id)) if type(case_id) is str else show(case_id)
-        for case_id in ids[:MAX_IDS]
+        _quoted(case_id) if type(case_id) is str else show(case_id) for case_id in ids[:MAX_IDS]
     )
     if len(ids) > MAX_IDS:
         shown += f", and {len(ids) - MAX_IDS} more"
-    return (
-        f"{cells}; agreement {show(answer.get('agreement'))}/{show(answer.get('total'))}; "
-        f"disagreements: {shown or 'none'}"
-    )
+    figures = f"{_figure(answer.get('agreement'))}/{_figure(answer.get('total'))}"
+    # Escaped once, whole: what a key or an ID holds is never shown raw.
+    return escape_controls(f"{cells}; agreement {figures}; disagreements: {shown or 'none'}")
+
+
+def _figure(value: object) -> str:
+    """A count as :func:`show` writes it: a usual one as ``str`` writes it, at once."""
+    return str(value) if type(value) is int and -_SHORT < value < _SHORT else show(value)
+
+
+_SHORT = 10**15
 
 
 _COUNT: dict[str, JSON] = {"type": "integer", "minimum": 0}

@@ -261,7 +261,9 @@ class RubricItem(pytest.Item):
         )
         record = payload["record"]
         if outcome is not None and outcome.evaluated:
-            payload["summary"] = summary_line(self.evaluator, case, outcome.actual)
+            # A brief record of a plain match that writes nothing: its answer is read no more.
+            kept = full or not matched or write is not None or self.strict_xfail is not None
+            payload["summary"] = summary_line(self.evaluator, case, outcome.actual, kept=kept)
         if run is not None:
             if run.unwritten:
                 payload["unwritten"] = True

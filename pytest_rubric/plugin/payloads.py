@@ -139,13 +139,17 @@ def _why(report: pytest.TestReport) -> str:
     return text if len(text) <= MAX_WHY else f"{text[: MAX_WHY - 1]}…"
 
 
-def summary_line(evaluator: Evaluator, case: Case, answer: JSON) -> SummaryLine | None:
-    """The evaluator's line about ``answer``, the answer of ``case``, if it has one."""
+def summary_line(
+    evaluator: Evaluator, case: Case, answer: JSON, *, kept: bool = True
+) -> SummaryLine | None:
+    """The evaluator's line about ``answer``, the answer of ``case``, if it has one.
+    ``kept``: whether anything reads ``answer`` after this (a full record, a failure's
+    words, an answer to write); then the line is made from a copy of it."""
     summary = evaluator.summary
     if summary is None:
         return None
     try:
-        line = summary.line(copied(answer))  # its own copy: the record keeps ours
+        line = summary.line(copied(answer) if kept else answer)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # SystemExit too: a summary line never ends a run
