@@ -99,13 +99,20 @@ def input_set_apart(record: CaseRecord) -> bool:
 
 def _head(of: RecordOf, case: Case, outcome: CaseOutcome | None) -> CaseRecord:
     """The keys every record has, of ``case`` as it ran."""
+    evaluator = of.evaluator if outcome is None else outcome.evaluator
+    names: tuple[str, ...] = (of.nodeid, case.name, of.file, evaluator)
+    # The usual names, ASCII text (an evaluator's name may be anything a plugin gave), are
+    # kept as they are; others as a record holds text.
+    if type(evaluator) is not str or not "".join(names).isascii():
+        names = tuple(text(name) or "" for name in names)
+    nodeid, name, file, evaluator = names
     return {
-        "nodeid": text(of.nodeid) or "",
-        "case": text(case.name) or "",
-        "file": text(of.file) or "",
+        "nodeid": nodeid,
+        "case": name,
+        "file": file,
         "line": case.line,
         "index": case.index,
-        "evaluator": text(of.evaluator if outcome is None else outcome.evaluator) or "",
+        "evaluator": evaluator,
         "outcome": CASE_ERROR if outcome is None else outcome.outcome,
     }
 
@@ -214,7 +221,7 @@ def _end(record: CaseRecord, outcome: Outcome, why: str) -> None:
 
 def text(value: str | None) -> str | None:
     """``value`` as a record holds text: made plain when UTF-8 cannot encode it."""
-    if type(value) is str and is_encodable(value):  # the usual text: kept as it is
+    if type(value) is str and (value.isascii() or is_encodable(value)):  # kept as it is
         return value
     if value is None:
         return None
