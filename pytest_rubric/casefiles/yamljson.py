@@ -7,7 +7,8 @@ where both readings are surely the same value and hands the parser a text with a
 ``{}`` or ``[]`` in their place: the line is printable ASCII without a backslash (no escape,
 no character YAML refuses), the value is written exactly as ``json.dumps`` writes it (so
 no duplicate key, no ``NaN``, no number YAML 1.2 reads otherwise), no number is longer than
-case files take, no key longer than YAML's implicit keys, and its nesting stays within the parser's limit.
+case files take, no key longer than YAML's implicit keys, and its nesting stays within the
+parser's limit.
 :class:`~.yamlevents.Builder` puts each value back where its empty collection stands, and
 only as a case's ``input`` or ``expected``: met anywhere else (inside a block scalar, say),
 the text is parsed again as written. A value read so keeps its own place and its line,
