@@ -222,11 +222,21 @@ compact: Encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).en
 
 def copied(value: _T) -> _T:
     """A fresh copy of a JSON tree as a case file gives it (dicts, lists, scalars)."""
+    return cast(_T, _copied(value))
+
+
+_BRANCHES = (dict, list)
+
+
+def _copied(value: Any) -> Any:
+    # Scalars are placed as they are, not called for: most of a tree is its leaves.
     kind = type(value)
     if kind is dict:
-        return cast(_T, {key: copied(item) for key, item in cast(dict[str, object], value).items()})
+        return {
+            key: _copied(item) if type(item) in _BRANCHES else item for key, item in value.items()
+        }
     if kind is list:
-        return cast(_T, [copied(item) for item in cast(list[object], value)])
+        return [_copied(item) if type(item) in _BRANCHES else item for item in value]
     return value
 
 
