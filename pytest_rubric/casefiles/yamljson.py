@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from pytest_rubric.core.jsonvalues import JSON
 from pytest_rubric.core.numbers import MAX_NUMBER_CHARS
+from pytest_rubric.core.packed import as_reports_write
 
 #: ``input: {...}`` alone on its line, as a block mapping's key (a list item's too).
 _LINE = re.compile(r"^( *(?:- )?)(input|expected): ([\[{][!-~ ]*[\]}]) *$", re.MULTILINE)
@@ -76,10 +77,10 @@ def _decoded(written: str, room: int) -> dict[str, JSON] | list[JSON] | None:
     ):
         return None
     try:
-        value = _decode(written)
+        value, end = _decode(written)
     except (ValueError, RecursionError):
         return None
-    if json.dumps(value) != written:
+    if end != len(written) or as_reports_write(value) != written:  # ASCII: as json.dumps
         return None
     if written.count("[") + written.count("{") > room and _depth(value) > room:
         return None
@@ -90,7 +91,7 @@ def _refuse(constant: str) -> None:
     raise ValueError(constant)  # NaN and infinities: YAML reads them as text
 
 
-_decode = json.JSONDecoder(parse_constant=_refuse).decode
+_decode = json.JSONDecoder(parse_constant=_refuse).raw_decode
 
 
 def _depth(value: JSON) -> int:
