@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import TypeAlias, TypedDict
 
 from pytest_rubric.core.escapes import escape_controls
@@ -164,9 +165,9 @@ def _parked_lines(records: Sequence[KeptRecord]) -> list[str]:
 def _answer_lines(cases: Sequence[Summarised]) -> list[str]:
     """Each evaluator's lines about its answers, grouped by title, in file order."""
     by_title: dict[str, list[tuple[KeptRecord, str]]] = {}
-    for record, summary in sorted(cases, key=lambda case: _file_order(case[0])):
-        if summary is not None:
-            by_title.setdefault(summary["title"], []).append((record, summary["line"]))
+    lined = [(record, summary) for record, summary in cases if summary is not None]
+    for record, summary in sorted(lined, key=lambda case: _file_order(case[0])):
+        by_title.setdefault(summary["title"], []).append((record, summary["line"]))
     lines = []
     for title, entries in sorted(by_title.items()):
         lines.append(f"{title} ({len(entries)}):")
@@ -179,6 +180,5 @@ def _answer_lines(cases: Sequence[Summarised]) -> list[str]:
     return lines
 
 
-def _file_order(record: KeptRecord) -> tuple[str, int, str]:
-    """As :func:`~pytest_rubric.reports.counts.in_file_order` sorts records."""
-    return record["file"], record["index"], record["nodeid"]
+#: As :func:`~pytest_rubric.reports.counts.in_file_order` sorts records.
+_file_order = itemgetter("file", "index", "nodeid")
