@@ -25,7 +25,8 @@ from pytest_rubric.core.numbers import MAX_NUMBER_CHARS
 
 #: ``input: {...}`` alone on its line, as a block mapping's key (a list item's too).
 _LINE = re.compile(r"^( *(?:- )?)(input|expected): ([\[{][!-~ ]*[\]}]) *$", re.MULTILINE)
-_LONG_NUMBER = re.compile(rf"[-0-9.eE+]{{{MAX_NUMBER_CHARS + 1},}}")
+#: Tried from a run's start only: from every character of it, the search is quadratic.
+_LONG_NUMBER = re.compile(rf"(?<![-0-9.eE+])[-0-9.eE+]{{{MAX_NUMBER_CHARS + 1},}}")
 #: A key YAML refuses: an implicit key is at most 1024 characters long.
 _LONG_KEY = re.compile(r'"[^"]{1000,}":')
 
