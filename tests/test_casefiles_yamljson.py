@@ -5,6 +5,9 @@ value for value, problem for problem, error for error."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ from pytest_rubric.casefiles import yamljson, yamlstrict
 from pytest_rubric.casefiles.loader import parse_case_file
 from pytest_rubric.casefiles.validate import Validator
 from pytest_rubric.core.errors import CaseFileError
+from pytest_rubric.core.escapes import is_encodable
 from pytest_rubric.inputs.inputpaths import InputFiles
 
 HEAD = "evaluator: agreement\ncases:\n"
@@ -84,7 +88,9 @@ def written(value: Any, form: int) -> str:
         return json.dumps(value)
     if form == 1:
         return json.dumps(value, separators=(",", ":"))
-    return json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False)
+    assume(is_encodable(text))  # a lone surrogate: no UTF-8 case file holds one
+    return text
 
 
 json_like = st.recursive(
@@ -213,3 +219,38 @@ def test_only_canonical_ascii_json_is_read_whole() -> None:
     assert [whole.text for whole in wholes.values()] == ['{"a": 1}']
     assert list(wholes) == [(4, 12)]
     assert parsed == HEAD + '  - id: a\n    input: {}\n    expected: {"b":1}\n'
+
+
+def test_long_runs_of_digits_cost_no_more_than_yaml_reading_them() -> None:
+    # Runs of characters a number is made of, each just short of a number too long to
+    # read: looking for a long number must not start again at every character of a run.
+    runs = ", ".join(['"' + "9" * 4_300 + '"'] * 200)
+    text = HEAD + f'  - id: a\n    input: {{"k": [{runs}]}}\n    expected: {{}}\n'
+    assert_alike(text)
+
+    def best(json_values: bool) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            yamlstrict.load(text, ends=False, json_values=json_values)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(True) < 20 * best(False) + 0.05
+
+
+def test_integers_past_the_digit_limit_load_alike_with_the_limit_lifted() -> None:
+    # sys.set_int_max_str_digits(0) lets json.loads read any integer, in quadratic time:
+    # past 4300 digits the line is read as YAML (which refuses one past MAX_NUMBER_CHARS).
+    # Set in a child process: the limit is the whole process's.
+    script = (
+        "import sys; sys.set_int_max_str_digits(0)\n"
+        "from pytest_rubric.casefiles import yamlstrict\n"
+        "head = 'evaluator: agreement\\ncases:\\n  - id: a\\n    input: {\"n\": '\n"
+        "for digits in (4_300, 4_301, 100_000, 100_001):\n"
+        "    text = head + '7' * digits + '}\\n    expected: {}\\n'\n"
+        "    fast, slow = (yamlstrict.load(text, ends=False, json_values=j) for j in (1, 0))\n"
+        "    assert fast.value == slow.value and fast.problems == slow.problems, digits\n"
+        "    assert len(fast.spans.json) == 1 + (digits <= 4_300), digits  # expected: {} too\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)

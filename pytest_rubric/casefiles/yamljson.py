@@ -7,8 +7,8 @@ where both readings are surely the same value and hands the parser a text with a
 ``{}`` or ``[]`` in their place: the line is printable ASCII without a backslash (no escape,
 no character YAML refuses), the value is written exactly as ``json.dumps`` writes it (so
 no duplicate key, no ``NaN``, no number YAML 1.2 reads otherwise), no number is longer than
-case files take, no key longer than YAML's implicit keys, and its nesting stays within the
-parser's limit.
+Python reads by default (4300 digits), no key longer than YAML's implicit keys, and its
+nesting stays within the parser's limit.
 :class:`~.yamlevents.Builder` puts each value back where its empty collection stands, and
 only as a case's ``input`` or ``expected``: met anywhere else (inside a block scalar, say),
 the text is parsed again as written. A value read so keeps its own place and its line,
@@ -22,12 +22,13 @@ import re
 from dataclasses import dataclass
 
 from pytest_rubric.core.jsonvalues import JSON
-from pytest_rubric.core.numbers import MAX_NUMBER_CHARS
 from pytest_rubric.core.packed import as_reports_write
 
 #: ``input: {...}`` alone on its line, as a block mapping's key (a list item's too).
 _LINE = re.compile(r"^( *(?:- )?)(input|expected): ([\[{][!-~ ]*[\]}]) *$", re.MULTILINE)
-_LONG_NUMBER = re.compile(rf"[-0-9.eE+]{{{MAX_NUMBER_CHARS + 1},}}")
+#: A number past CPython's default 4300 digits: json.loads refuses it, or (the limit lifted) reads
+#: it in quadratic time. Tried from a run's start only: from each character, the search is quadratic.
+_LONG_NUMBER = re.compile(r"(?<![-0-9.eE+])[-0-9.eE+]{4301,}")
 #: A key YAML refuses: an implicit key is at most 1024 characters long.
 _LONG_KEY = re.compile(r'"[^"]{1000,}":')
 
@@ -72,8 +73,7 @@ def _decoded(written: str, room: int) -> dict[str, JSON] | list[JSON] | None:
     if "\\" in written:
         return None
     if len(written) > 1000 and (
-        _LONG_KEY.search(written)
-        or (len(written) > MAX_NUMBER_CHARS and _LONG_NUMBER.search(written))
+        _LONG_KEY.search(written) or (len(written) > 4300 and _LONG_NUMBER.search(written))
     ):
         return None
     try:
