@@ -158,7 +158,8 @@ def clean_copy(value: object) -> JSON:
     """A fresh copy of ``value`` when it is plain and clean (as ``is_plain(value,
     clean=True)`` says), made in the same walk that checks it; else :class:`NotClean`.
     For values kept while the code that made them may change them again."""
-    return cast(JSON, _clean_copy(value, MAX_DEPTH))
+    copy: JSON = _clean_copy(value, MAX_DEPTH)
+    return copy
 
 
 class NotClean(ValueError):
@@ -222,7 +223,8 @@ compact: Encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).en
 
 def copied(value: _T) -> _T:
     """A fresh copy of a JSON tree as a case file gives it (dicts, lists, scalars)."""
-    return cast(_T, _copied(value))
+    copy: _T = _copied(value)
+    return copy
 
 
 _BRANCHES = (dict, list)

@@ -8,7 +8,7 @@ evaluator, a plugin or pytest hands them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict
 
 import pytest
 
@@ -71,8 +71,9 @@ def payload_of(
     line; a full record's ``input`` set apart travels beside it, as the case's packed text."""
     record = (full_record if full else brief_record)(of, outcome, ended, update)
     payload: Payload = {"record": record, "summary": None}
-    if full and input_set_apart(record):
-        payload["input"] = cast(str, of.case.packed_input)
+    packed = of.case.packed_input
+    if full and type(packed) is str and input_set_apart(record):
+        payload["input"] = packed
     return payload
 
 
