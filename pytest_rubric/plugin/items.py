@@ -32,6 +32,7 @@ from pytest_rubric.plugin.failures import (
     RubricStrictXPass,
     failure_of,
 )
+from pytest_rubric.plugin.outputs import kept_from_inputs, outputs_of
 from pytest_rubric.plugin.paths import display_path, root_path
 from pytest_rubric.plugin.payloads import Payload, ended_by, payload_of, summary_line
 from pytest_rubric.plugin.quiet import REPORT_DOMAIN
@@ -79,11 +80,21 @@ class RubricFile(pytest.File):
             "configured": case_file.rubric is not None,
         }
         cases = case_file.cases
+        outputs = outputs_of(self.config)
+        if outputs:  # a case reading a file this run writes at its end fails, unexpanded
+            cases = tuple(
+                c
+                if c.input_file is None and c.dataset is None
+                else kept_from_inputs(self.config, c, display, outputs)
+                for c in cases
+            )
         if any(map(_many, cases)):
             files = InputFiles(self.path, display, self.config.rootpath)
             reads = panel_reads_of(self.config)
             cases = _each_case(cases, display, files, reads)  # type: ignore[assignment]
         for case in cases:
+            if outputs and case.pair is not None:  # a join panel's pair: its own sides
+                case = kept_from_inputs(self.config, case, display, outputs)
             decorators, problems = pytest_marks(case, display)
             if problems:
                 case = dataclasses.replace(case, problems=(*case.problems, *problems))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_rubric.casefiles.suffixes import SUFFIXES
+from pytest_rubric.plugin.outputs import WORKER_REFUSED, refused_of
 from pytest_rubric.plugin.state import rubric_item_type, wants_full_records
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ class RubricRun:
         return (yield)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if self.is_worker:  # the outputs its cases read, for the controller that writes them
+            self.config.workeroutput[WORKER_REFUSED] = refused_of(self.config)  # type: ignore[attr-defined]
         if self._collected is None:
             return  # no report or page is written, or collection did not finish
         try:
@@ -102,9 +105,15 @@ class RubricRun:
         """A pytest-xdist controller collects nothing: its workers say what they collected
         (every worker collects the same suite)."""
         try:
-            suite = getattr(node, "workeroutput", {}).get(_WORKER_SUITE)
+            output = getattr(node, "workeroutput", {})
+            suite = output.get(_WORKER_SUITE)
             if self.suite is None and isinstance(suite, dict):
                 self.suite = suite  # type: ignore[assignment]
+            refused = output.get(WORKER_REFUSED)
+            if isinstance(refused, dict):
+                refused_of(self.config).update(
+                    (str(option), str(why)) for option, why in refused.items()
+                )
         except Exception as exc:
             self.hook_errors.append(f"{type(exc).__name__}: {exc}")
 
@@ -150,7 +159,12 @@ class RubricRun:
         from pytest_rubric.core.files import write_text_atomically
         from pytest_rubric.reports.jsonreport import write_report
 
-        if data is not None and self.report_path is not None:
+        refused = refused_of(self.config)
+        if refused:  # each would replace a file the run's cases read
+            self.write_error = self.write_error or "; ".join(refused.values())
+            html_path = None if "--rubric-html" in refused else html_path
+            markdown_path = None if "--rubric-markdown" in refused else markdown_path
+        if data is not None and self.report_path is not None and "--rubric-report" not in refused:
             path = Path(self.report_path)
             self._write("the rubric report", lambda: write_report(path, data))
         if data is not None and html_path is not None:
